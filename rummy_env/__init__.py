@@ -1,0 +1,66 @@
+"""rummy_env: PettingZoo AEC environments for the rummy family, with exact action masks.
+
+>>> import rummy_env
+>>> env = rummy_env.make("contract_rummy", num_players=4)
+>>> env.reset(seed=0)
+
+``VARIANTS`` lists the names; ``make(name, **options)`` builds one; each is also importable as a
+versioned module (``from rummy_env import contract_rummy_v0``) and registered with PettingZoo
+(``pettingzoo.make("aec", "rummy_env/contract_rummy-v0")``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from rummy_env.errors import (
+    CardParseError, IllegalActionError, RuleConfigError, RummyError, ScenarioError,
+)
+
+__version__ = "0.1.0"
+
+#: Variant names and the versioned module of each.
+_MODULES = {
+    "contract_rummy": "contract_rummy_v0",
+    "contract_rummy_single_pack": "contract_rummy_single_pack_v0",
+    "liverpool_rummy": "liverpool_rummy_v0",
+    "may_i": "may_i_v0",
+}
+VARIANTS: tuple[str, ...] = tuple(_MODULES)
+NAMESPACE = "rummy_env"
+
+
+def make(name: str, **options: Any) -> Any:
+    """The AEC environment of variant ``name`` with ``options`` (env options and rule fields)."""
+    if name not in _MODULES:
+        raise RuleConfigError(f"unknown variant {name!r}; allowed: {', '.join(VARIANTS)}")
+    mod = importlib.import_module(f"rummy_env.envs.{_MODULES[name]}")
+    return mod.env(**options)
+
+
+def __getattr__(attr: str) -> ModuleType:
+    # ``from rummy_env import contract_rummy_v0`` without importing every variant up front.
+    if attr in _MODULES.values():
+        return importlib.import_module(f"rummy_env.envs.{attr}")
+    raise AttributeError(f"module 'rummy_env' has no attribute {attr!r}")
+
+
+def _register() -> None:
+    try:
+        import pettingzoo
+    except ImportError:  # pragma: no cover - pettingzoo is a dependency
+        return
+    for name, mod in _MODULES.items():
+        env_id = f"{NAMESPACE}/{name}-v{mod.rsplit('_v', 1)[1]}"
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=f"rummy_env.envs.{mod}:env")
+
+
+_register()
+
+__all__ = [
+    "VARIANTS", "make", "CardParseError", "IllegalActionError", "RuleConfigError",
+    "RummyError", "ScenarioError", "__version__",
+]

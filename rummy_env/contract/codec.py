@@ -1,0 +1,177 @@
+"""Action layout and observation encoder of the contract family (numpy only).
+
+Both are sized from a :class:`~rummy_env.contract.state.ContractGame` (rules and player count),
+so one environment instance has one fixed ``Discrete(N)`` and one observation shape; the docs
+tables are generated from them (``python -m rummy_env.docs``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rummy_env.cards import JOKER, NUM_TYPES
+from rummy_env.codec import ActionLayout
+from rummy_env.contract.state import (
+    CLAIM, DRAW, PHASES, PLAY, ContractGame, ContractState, action_text,
+)
+from rummy_env.obs import ObsLayout
+
+
+def build_action_layout(game: ContractGame) -> ActionLayout:
+    """The action ranges of a contract-family game, in id order."""
+    r, m = game.rules, game.max_melds
+    blocks = [
+        ("draw_stock", [("draw_stock",)], "draw the top stock card (CR-5; opens May I?, CR-7)"),
+        ("take_discard", [("take_discard",)], "take the top discard (CR-5, SP-4)"),
+        ("dig", [("dig", d) for d in range(2, game.max_dig + 1)] if r.dig else [],
+         "take the top d discards, d = id - first + 2 (SP-4)"),
+        ("claim", [("claim",)] if r.may_i else [], "claim the top discard out of turn (CR-7)"),
+        ("pass", [("pass",)] if r.may_i else [], "decline to claim (CR-7)"),
+        ("meld", [("meld", sh) for sh in game.shapes],
+         "lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5)"),
+        ("lay_off", [("lay_off", t, i, False) for i in range(m) for t in range(52)],
+         "lay off a natural card on table meld i: id = first + 52*i + card (CR-10)"),
+        ("lay_off_joker", [("lay_off", JOKER, i, False) for i in range(m)],
+         "lay off a joker on meld i: on a set, or at the high end of a run (CR-10)"),
+        ("lay_off_joker_low", [("lay_off", JOKER, i, True) for i in range(m)],
+         "lay off a joker at the low end of run i (CR-10)"),
+        ("swap", [("swap", t, i) for i in range(m) for t in range(52)] if r.joker_swap else [],
+         "put the natural card in place of the joker standing for it in run i (CR-8)"),
+        ("discard", [("discard", t) for t in range(NUM_TYPES)], "discard a card by type (CR-5)"),
+    ]
+    return ActionLayout(blocks, action_text)
+
+
+def build_obs_layout(game: ContractGame) -> ObsLayout:
+    """Named pieces of the observation; seat rows are egocentric (row 0 is the observer)."""
+    n, m, r = game.num_players, game.max_melds, game.rules
+    pieces = [
+        ("hand", (NUM_TYPES,), "cards of each type in the observer's hand"),
+        ("known", (n, NUM_TYPES), "cards each seat took face up and still holds (public)"),
+        ("hand_size", (n,), "cards in each seat's hand / 20"),
+        ("melded", (n,), "1 if the seat has met this deal's contract"),
+        ("scores", (n,), "game score of each seat / 100"),
+        ("claims_used", (n,), "May I? claims each seat made this deal"),
+        ("to_move", (n,), "one-hot: whose turn it is"),
+        ("dealer", (n,), "one-hot: the dealer"),
+        ("phase", (len(PHASES),), "one-hot: " + ", ".join(PHASES)),
+        ("deal", (r.num_deals,), "one-hot: deal number"),
+        ("contract", (6,), "sets, runs, smallest set / 10, smallest run / 10, whole-hand deal "
+                           "(CR-13), contiguity rule (CR-9)"),
+        ("turn", (4,), "contract meld in progress, freed jokers owed (CR-8), may lay off now, "
+                       "turn number / 100"),
+        ("obligation", (NUM_TYPES,), "one-hot: dug card still to put on the table (SP-4)"),
+        ("forbidden", (NUM_TYPES,), "one-hot: card that may not be discarded this turn (SP-4)"),
+        ("claim", (n + 1,), "1 at 0 if the observer is asked to claim; then one-hot of the seat "
+                            "that claimed the previous card of this window"),
+        ("stock_size", (1,), "cards in the stock / total cards"),
+        ("discard_size", (1,), "cards in the discard pile / total cards"),
+        ("discard_top", (NUM_TYPES,), "one-hot: the top discard"),
+        ("discard_top_by", (n + 1,), "one-hot: who discarded the top card (last: the up-card)"),
+        ("discard_counts", (NUM_TYPES,), "cards of each type in the discard pile"),
+    ]
+    if r.dig:
+        pieces.append(("discard_order", (game.max_dig, NUM_TYPES),
+                       "one-hot per depth: the discard pile from the top (SP-4)"))
+    pieces += [
+        ("meld_owner", (m, n), "one-hot per table meld: its owner"),
+        ("meld_kind", (m, 2), "per table meld: set, run (all zero: no meld)"),
+        ("meld_cards", (m, 52), "per table meld: cards it holds by the card they stand for"),
+        ("meld_jokers", (m, 52), "per table meld: cards its jokers stand for"),
+    ]
+    return ObsLayout(pieces)
+
+
+class ContractEncoder:
+    """Builds observations and the full-information state vector of a ContractState."""
+
+    def __init__(self, game: ContractGame) -> None:
+        self.game = game
+        self.layout = build_obs_layout(game)
+        n = game.num_players
+        self.state_layout = ObsLayout([
+            ("hands", (n, NUM_TYPES), "every hand, by seat"),
+            ("stock", (NUM_TYPES,), "cards of each type in the stock"),
+            ("public", (self.layout.size,), "the observation of player_0 (public part and hand)"),
+        ])
+        self.size = self.layout.size
+        s = self.layout.slices
+        self._s = s
+        c = [(
+            len(k.sets), len(k.runs), min(k.sets, default=0) / 10, min(k.runs, default=0) / 10,
+            float(i + 1 in game.rules.whole_hand_deals), float(i + 1 in game.rules.contiguity_deals),
+        ) for i, k in enumerate(game.rules.contracts)]
+        self._contract = np.array(c, dtype=np.float32)
+
+    def observe(self, st: ContractState, seat: int) -> np.ndarray:
+        """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
+        g, n = self.game, self.game.num_players
+        s = self._s
+        buf = np.zeros(self.size, dtype=np.float32)
+        buf[s["hand"]] = st.hands[seat]
+        rel = [(seat + k) % n for k in range(n)]  # row k describes seat rel[k]
+        kn = s["known"].start
+        for k, p in enumerate(rel):
+            if any(st.known[p]):
+                buf[kn + k * NUM_TYPES: kn + (k + 1) * NUM_TYPES] = st.known[p]
+        hs, md, sc, cu = (s[x].start for x in ("hand_size", "melded", "scores", "claims_used"))
+        for k, p in enumerate(rel):
+            buf[hs + k] = sum(st.hands[p]) / 20.0
+            buf[md + k] = st.melded[p]
+            buf[sc + k] = st.scores[p] / 100.0
+            buf[cu + k] = st.claims_used[p]
+        buf[s["to_move"].start + (st.to_move - seat) % n] = 1
+        buf[s["dealer"].start + (st.dealer - seat) % n] = 1
+        buf[s["phase"].start + PHASES.index(st.phase)] = 1
+        buf[s["deal"].start + st.deal - 1] = 1
+        buf[s["contract"]] = self._contract[st.deal - 1]
+        t0 = s["turn"].start
+        buf[t0] = st.contract_left is not None
+        buf[t0 + 1] = st.jokers_owed
+        buf[t0 + 2] = st.phase == PLAY and st._can_layoff_now(st.to_move)
+        buf[t0 + 3] = st.turn_number / 100.0
+        if st.obligation >= 0:
+            buf[s["obligation"].start + st.obligation] = 1
+        if st.forbidden >= 0:
+            buf[s["forbidden"].start + st.forbidden] = 1
+        if st.phase == CLAIM:
+            c0 = s["claim"].start
+            buf[c0] = st.claim_queue[0] == seat
+            if st.last_claimer >= 0:
+                buf[c0 + 1 + (st.last_claimer - seat) % n] = 1
+        total = g.total_cards
+        buf[s["stock_size"].start] = len(st.stock) / total
+        buf[s["discard_size"].start] = len(st.discard) / total
+        if st.discard:
+            buf[s["discard_top"].start + st.discard[-1]] = 1
+            by = st.discarder[-1]
+            buf[s["discard_top_by"].start + ((by - seat) % n if by >= 0 else n)] = 1
+            dc = s["discard_counts"].start
+            for t in st.discard:
+                buf[dc + t] += 1
+            if "discard_order" in s:
+                do = s["discard_order"].start
+                for depth, t in enumerate(reversed(st.discard)):
+                    buf[do + depth * NUM_TYPES + t] = 1
+        mo, mk, mc, mj = (s[x].start for x in ("meld_owner", "meld_kind", "meld_cards", "meld_jokers"))
+        for i, m in enumerate(st.table):
+            buf[mo + i * n + (m.owner - seat) % n] = 1
+            buf[mk + i * 2 + (m.kind == "run")] = 1
+            for c, t in zip(m.cards, m.stands):
+                buf[(mj if c == JOKER else mc) + i * 52 + t] += 1
+        return buf
+
+    def state(self, st: ContractState) -> np.ndarray:
+        """Full information (every hand, the stock's contents) for centralised critics."""
+        n = self.game.num_players
+        out = np.zeros(self.state_layout.size, dtype=np.float32)
+        for p in range(n):
+            out[p * NUM_TYPES:(p + 1) * NUM_TYPES] = st.hands[p]
+        base = n * NUM_TYPES
+        for t in st.stock:
+            out[base + t] += 1
+        out[base + NUM_TYPES:] = self.observe(st, 0)
+        return out
+
+
+__all__ = ["build_action_layout", "build_obs_layout", "ContractEncoder", "DRAW"]

@@ -1,0 +1,524 @@
+"""Melds of the contract family: table melds, lay-off checks and contract completion.
+
+Run positions are 1..14: 1 is a low ace, 14 a high ace, 2..13 the other ranks (C-3). A run is a
+suit and a span ``[lo, hi]``; a set is a rank and a size. A *shape* names a contract meld the
+way an action does: ``("set", rank, size)`` or ``("run", suit, lo, hi)``.
+
+Which cards of the hand fill a shape is the engine's choice, made the same way every time
+(the documented equivalent of letting the player pick copies): every meld first gets one
+natural card, the meld being laid gets natural cards before jokers, and where a set may take
+several suits it takes those that the rest of the contract does not need. A joker in a run
+stands for the card of its position; a joker in a set stands for the first suit (C D H S)
+that the set's natural cards do not hold, or clubs when they hold all four (C-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from rummy_env.cards import JOKER, card, card_str, rank_of, suit_of
+from rummy_env.contract.rules import Contract, ContractRules
+
+Shape = tuple  # ("set", rank, size) | ("run", suit, lo, hi)
+
+
+def pos_type(suit: int, pos: int) -> int:
+    """Card type at run position ``pos`` (1..14) of ``suit``."""
+    return card(pos, suit)
+
+
+@dataclass
+class TableMeld:
+    """A meld on the table. ``cards`` are the physical types in order (runs low to high);
+    ``stands`` the natural type each card stands for (itself for a natural)."""
+
+    owner: int
+    kind: str  # "set" | "run"
+    key: int  # rank for a set, suit for a run
+    lo: int = 0  # run span; unused for sets
+    hi: int = 0
+    cards: list[int] = field(default_factory=list)
+    stands: list[int] = field(default_factory=list)
+
+    def copy(self) -> TableMeld:
+        return TableMeld(self.owner, self.kind, self.key, self.lo, self.hi,
+                         list(self.cards), list(self.stands))
+
+    def text(self) -> str:
+        return " ".join(card_str(c) for c in self.cards)
+
+
+# --------------------------------------------------------------------------- lay-offs
+def set_missing_suit(meld_stands: Sequence[int]) -> int | None:
+    """First suit (C D H S) that a set's cards do not stand for, or None if all four."""
+    held = {suit_of(s) for s in meld_stands}
+    for s in range(4):
+        if s not in held:
+            return s
+    return None
+
+
+def layoff_natural_pos(rules: ContractRules, m: TableMeld, t: int) -> int | None:
+    """Where natural ``t`` would go when laid off on meld ``m``: the run position, 0 for a set,
+    or None if it does not fit (CR-10, SP-3, C-3). An ace that fits both ends of a 2..K run goes
+    high: both choices leave the same possible extensions."""
+    if m.kind == "set":
+        if rank_of(t) != m.key:
+            return None
+        if rules.set_max is not None and len(m.cards) >= rules.set_max:
+            return None
+        if rules.set_distinct_suits and any(suit_of(s) == suit_of(t) for s in m.stands):
+            return None
+        return 0
+    if suit_of(t) != m.key:
+        return None
+    r = rank_of(t)
+    positions = (14, 1) if r == 1 else (r,)
+    for p in positions:
+        if p == 1 and not rules.aces_low:
+            continue
+        if p == m.hi + 1 and p <= 14:
+            return p
+        if p == m.lo - 1 and p >= 1:
+            return p
+    return None
+
+
+def joker_layoff_stand(rules: ContractRules, m: TableMeld, end: int) -> int | None:
+    """The card a joker laid off on ``m`` would stand for (``end`` 0 = low, 1 = high for runs,
+    ignored for sets), or None if it cannot go there."""
+    if m.kind == "set":
+        if rules.set_max is not None and len(m.cards) >= rules.set_max:
+            return None
+        s = set_missing_suit(m.stands)
+        if s is None:
+            if rules.set_distinct_suits:
+                return None
+            s = 0
+        return card(m.key, s)
+    lowest = 1 if rules.aces_low else 2
+    if end == 0:
+        # Any span inside 1..14 is a run: a low ace below a run that ends on a high ace makes
+        # the full 14-card run, the only one holding both aces (C-3).
+        if m.lo - 1 < lowest:
+            return None
+        return pos_type(m.key, m.lo - 1)
+    if m.hi + 1 > 14:
+        return None
+    return pos_type(m.key, m.hi + 1)
+
+
+def apply_layoff(m: TableMeld, t: int, stand: int, pos: int) -> None:
+    """Add physical card ``t`` standing for ``stand`` at run position ``pos`` (sets: append)."""
+    if m.kind == "set":
+        m.cards.append(t)
+        m.stands.append(stand)
+    elif pos < m.lo:
+        m.lo = pos
+        m.cards.insert(0, t)
+        m.stands.insert(0, stand)
+    else:
+        m.hi = pos
+        m.cards.append(t)
+        m.stands.append(stand)
+
+
+# --------------------------------------------------------------------------- validity
+def shape_of(rules: ContractRules, cards: Sequence[int], stands: Sequence[int]) -> Shape | None:
+    """The shape of a meld given its cards and what each stands for, or None if invalid
+    (used to validate scenario tables)."""
+    if len(cards) < 3 or len(cards) != len(stands):
+        return None
+    if any(c != JOKER and c != s for c, s in zip(cards, stands)):
+        return None
+    if all(c == JOKER for c in cards):
+        return None  # CR-4: every meld holds a natural card
+    ranks = {rank_of(s) for s in stands}
+    if len(ranks) == 1:
+        if rules.set_max is not None and len(cards) > rules.set_max:
+            return None
+        if rules.set_distinct_suits and len({suit_of(s) for s in stands}) != len(stands):
+            return None
+        return ("set", ranks.pop(), len(cards))
+    suits = {suit_of(s) for s in stands}
+    if len(suits) != 1:
+        return None
+    suit = suits.pop()
+    lowest = 1 if rules.aces_low else 2
+    for lo in (1, 2) if rules.aces_low else (2,):
+        pos = list(range(lo, lo + len(cards)))
+        if pos[-1] > 14 or lo < lowest:
+            continue
+        if all(pos_type(suit, p) == s for p, s in zip(pos, stands)):
+            return ("run", suit, pos[0], pos[-1])
+    return None
+
+
+def shape_cards(shape: Shape) -> int:
+    return shape[2] if shape[0] == "set" else shape[3] - shape[2] + 1
+
+
+# --------------------------------------------------------------------------- contract search
+@dataclass(frozen=True)
+class ContractContext:
+    """What the contract search needs besides the hand."""
+
+    rules: ContractRules
+    contract: Contract
+    whole_hand: bool  # CR-13
+    contiguity: bool  # CR-9 applies to this deal
+
+
+def _run_slot_types(shape: Shape) -> list[int]:
+    _, suit, lo, hi = shape
+    return [pos_type(suit, p) for p in range(lo, hi + 1)]
+
+
+def _contiguous(a: Shape, b: Shape) -> bool:
+    return a[1] == b[1] and (a[3] + 1 == b[2] or b[3] + 1 == a[2])
+
+
+def allocate(
+    shapes: Sequence[Shape],
+    counts: Sequence[int],
+    rules: ContractRules,
+    whole_hand: bool = False,
+    prefer: int = -1,
+) -> list[tuple[list[int], list[int]]] | None:
+    """Fill ``shapes`` from a hand of ``counts`` (53 long): the cards and what each stands for,
+    per shape, or None if the hand cannot fill them all. Shapes earlier in the list get natural
+    cards first (after every shape has one natural). ``prefer`` is a natural type to use where
+    there is a choice (an SP-4 dig obligation)."""
+    rem = list(counts)
+    jokers = rem[JOKER]
+    n = len(shapes)
+    # Slot wishes: a run wants exact types; a set wants its rank (suits per the rules).
+    fills: list[list[int]] = [[] for _ in range(n)]  # natural types taken, per shape
+    run_demand = [0] * 53
+    for sh in shapes:
+        if sh[0] == "run":
+            for t in _run_slot_types(sh):
+                run_demand[t] += 1
+
+    def options(i: int) -> list[int]:
+        sh = shapes[i]
+        types = set(_run_slot_types(sh)) if sh[0] == "run" else {card(sh[1], s) for s in range(4)}
+        cand = sorted(types, key=lambda t: (t != prefer, run_demand[t] - rem[t], t))
+        return [t for t in cand if rem[t] > 0]
+
+    # Every meld needs a natural card (CR-4): reserve one per shape, backtracking.
+    def reserve(i: int) -> bool:
+        if i == n:
+            return True
+        for t in options(i):
+            rem[t] -= 1
+            fills[i].append(t)
+            if reserve(i + 1):
+                return True
+            rem[t] += 1
+            fills[i].pop()
+        return False
+
+    if not reserve(0):
+        return None
+    # Demand of the later shapes' runs, so a set takes the suits that runs do not need.
+    out: list[tuple[list[int], list[int]]] = []
+    for i, sh in enumerate(shapes):
+        if sh[0] == "run":
+            slots = _run_slot_types(sh)
+            taken = list(fills[i])
+            cards: list[int] = []
+            for t in slots:
+                if t in taken:
+                    taken.remove(t)
+                    cards.append(t)
+                elif rem[t] > 0:
+                    rem[t] -= 1
+                    cards.append(t)
+                else:
+                    cards.append(JOKER)
+            out.append((cards, list(slots)))
+            continue
+        _, rank, size = sh
+        later_need = [0] * 4
+        for later in shapes[i + 1:]:
+            if later[0] == "run":
+                for t in _run_slot_types(later):
+                    if rank_of(t) == rank:
+                        later_need[suit_of(t)] += 1
+        naturals = list(fills[i])
+        suits_order = sorted(
+            range(4),
+            key=lambda s: (card(rank, s) != prefer, -(rem[card(rank, s)] - later_need[s]), s),
+        )
+        while len(naturals) < size:
+            took = False
+            for s in suits_order:
+                t = card(rank, s)
+                if rem[t] <= 0:
+                    continue
+                if rules.set_distinct_suits and any(suit_of(x) == s for x in naturals):
+                    continue
+                rem[t] -= 1
+                naturals.append(t)
+                took = True
+                break
+            if not took:
+                break
+        stands = list(naturals)
+        cards = list(naturals)
+        while len(cards) < size:
+            s = set_missing_suit(stands)
+            if s is None:
+                if rules.set_distinct_suits:
+                    return None
+                s = 0
+            cards.append(JOKER)
+            stands.append(card(rank, s))
+        out.append((cards, stands))
+    used_jokers = sum(c.count(JOKER) for c, _ in out)
+    if used_jokers > jokers:
+        return None
+    if whole_hand and (used_jokers != jokers or any(rem[t] for t in range(52))):
+        return None
+    return out
+
+
+def _set_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
+                    hand_size: int) -> list[Shape]:
+    rules = ctx.rules
+    jokers = counts[JOKER]
+    out = []
+    for rank in range(1, 14):
+        types = [card(rank, s) for s in range(4)]
+        nat = sum(counts[t] for t in types)
+        if nat == 0:
+            continue
+        usable = sum(1 for t in types if counts[t]) if rules.set_distinct_suits else nat
+        top = usable + jokers
+        if rules.set_distinct_suits:
+            top = min(top, 4)
+        if rules.set_max is not None:
+            top = min(top, rules.set_max)
+        top = min(top, hand_size)
+        if ctx.rules.exact_contract_sizes and not ctx.whole_hand:
+            sizes = [minimum] if minimum <= top else []
+        else:
+            sizes = list(range(minimum, top + 1))
+        out.extend(("set", rank, k) for k in sizes)
+    return out
+
+
+def _run_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
+                    hand_size: int) -> list[Shape]:
+    jokers = counts[JOKER]
+    exact = ctx.rules.exact_contract_sizes and not ctx.whole_hand
+    lowest = 1 if ctx.rules.aces_low else 2
+    out = []
+    for suit in range(4):
+        have = [0] * 15
+        for p in range(1, 15):
+            have[p] = counts[pos_type(suit, p)]
+        for lo in range(lowest, 15 - minimum + 1):
+            gaps = 0
+            nats = 0
+            for hi in range(lo, 15):
+                p = hi
+                need_two = p == 14 and lo == 1  # a full run holds both aces of the suit
+                if have[p] >= (2 if need_two else 1):
+                    nats += 1
+                else:
+                    gaps += 1
+                    if need_two and have[p] == 1:
+                        nats += 1
+                length = hi - lo + 1
+                if gaps > jokers or length > hand_size:
+                    break
+                if length >= minimum and nats > 0 and (not exact or length == minimum):
+                    out.append(("run", suit, lo, hi))
+                if exact and length >= minimum:
+                    break
+    return out
+
+
+_RUN_TYPES: dict[Shape, tuple[int, ...]] = {}
+
+
+def _slot_types(sh: Shape) -> tuple[int, ...]:
+    """Natural types a run shape's positions want (cached)."""
+    v = _RUN_TYPES.get(sh)
+    if v is None:
+        v = _RUN_TYPES[sh] = tuple(_run_slot_types(sh))
+    return v
+
+
+class _Deficit:
+    """Incremental lower bound on the jokers a list of shapes needs together: runs by exact
+    type, sets by rank from what the runs leave (the per-rank deficits are summed)."""
+
+    __slots__ = ("counts", "run_need", "set_need", "per_rank", "total")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = counts
+        self.run_need = [0] * 52
+        self.set_need = [0] * 14
+        self.per_rank = [0] * 14
+        self.total = 0
+
+    def _rank(self, r: int) -> int:
+        c, rn = self.counts, self.run_need
+        d = 0
+        spare = 0
+        for s in range(4):
+            t = s * 13 + r - 1
+            if rn[t] > c[t]:
+                d += rn[t] - c[t]
+            else:
+                spare += c[t] - rn[t]
+        if self.set_need[r] > spare:
+            d += self.set_need[r] - spare
+        return d
+
+    def add(self, sh: Shape, sign: int) -> None:
+        if sh[0] == "run":
+            ranks = set()
+            for t in _slot_types(sh):
+                self.run_need[t] += sign
+                ranks.add(t % 13 + 1)
+        else:
+            self.set_need[sh[1]] += sign * sh[2]
+            ranks = {sh[1]}
+        for r in ranks:
+            new = self._rank(r)
+            self.total += new - self.per_rank[r]
+            self.per_rank[r] = new
+
+
+def contract_options(
+    counts: Sequence[int],
+    reqs: Sequence[tuple[str, int]],
+    ctx: ContractContext,
+    laid: Sequence[Shape] = (),
+    must_cover: int = -1,
+) -> dict[Shape, tuple[Shape, ...]]:
+    """Every shape that starts (or continues) a completion of the contract from this hand.
+
+    ``reqs`` are the contract melds still to lay, as ``(kind, minimum size)``; ``laid`` the
+    shapes of this contract already laid this turn (for CR-9 and SP-3's distinct suits);
+    ``must_cover`` a natural type that the rest of the contract must contain (SP-4). Returns a
+    map from each legal shape to one full completion that contains it (the engine fills the
+    shape from that completion), so the mask never lets a player start a contract meld that the
+    hand cannot finish.
+    """
+    rules = ctx.rules
+    hand_size = sum(counts)
+    jokers = counts[JOKER]
+    # Runs first (they need exact cards), larger minimums first within a kind.
+    order = sorted(reqs, key=lambda r: (r[0] != "run", -r[1]))
+    cands: dict[tuple[str, int], list[Shape]] = {}
+    for kind, minimum in set(order):
+        if kind == "run":
+            cands[(kind, minimum)] = _run_candidates(counts, minimum, ctx, hand_size)
+        else:
+            cands[(kind, minimum)] = _set_candidates(counts, minimum, ctx, hand_size)
+        if not cands[(kind, minimum)]:
+            return {}
+    min_left = [0] * (len(order) + 1)
+    for i in range(len(order) - 1, -1, -1):
+        min_left[i] = min_left[i + 1] + order[i][1]
+    if min_left[0] > hand_size:
+        return {}
+    result: dict[Shape, tuple[Shape, ...]] = {}
+    chosen: list[Shape] = []
+    deficit = _Deficit(counts)
+    # Stop as soon as every candidate shape has a completion.
+    pending = {sh for k in cands for sh in cands[k]}
+
+    def ok_with(sh: Shape) -> bool:
+        if sh[0] != "run":
+            return True
+        for other in list(laid) + [c for c in chosen if c[0] == "run"]:
+            if other[0] != "run" or other[1] != sh[1]:
+                continue
+            if rules.contract_runs_distinct:
+                return False
+            if ctx.contiguity and _contiguous(sh, other):
+                return False
+        return True
+
+    def covers(shapes: Sequence[Shape]) -> bool:
+        if must_cover < 0 or must_cover == JOKER:
+            return True  # a joker is checked on the allocation below
+        r, s = rank_of(must_cover), suit_of(must_cover)
+        for sh in shapes:
+            if sh[0] == "set" and sh[1] == r:
+                return True
+            if sh[0] == "run" and sh[1] == s and must_cover in _slot_types(sh):
+                return True
+        return False
+
+    def rec(i: int, used: int) -> None:
+        if i == len(order):
+            combo = tuple(chosen)
+            if ctx.whole_hand and used != hand_size:
+                return
+            if not covers(combo):
+                return
+            if any(sh not in result for sh in combo):
+                fill = allocate(combo, counts, rules, ctx.whole_hand, must_cover)
+                if fill is not None and (
+                    must_cover != JOKER or any(JOKER in c for c, _ in fill)
+                ):
+                    for sh in combo:
+                        if sh not in result:
+                            result[sh] = combo
+                            pending.discard(sh)
+            return
+        key = order[i]
+        prev = chosen[-1] if i > 0 and order[i - 1] == key else None
+        for sh in cands[key]:
+            if not pending:
+                return
+            if prev is not None and sh < prev:
+                continue  # same requirement kind: visit each combination once
+            size = shape_cards(sh)
+            if used + size + min_left[i + 1] > hand_size:
+                continue
+            if not ok_with(sh):
+                continue
+            chosen.append(sh)
+            deficit.add(sh, 1)
+            if deficit.total <= jokers:
+                rec(i + 1, used + size)
+            deficit.add(sh, -1)
+            chosen.pop()
+
+    rec(0, 0)
+    return result
+
+
+def req_for_shape(reqs: Sequence[tuple[str, int]], shape: Shape, exact: bool) -> int | None:
+    """Index of the requirement a shape fulfils: the largest minimum it meets."""
+    size = shape_cards(shape)
+    best = None
+    for i, (kind, minimum) in enumerate(reqs):
+        if kind != shape[0] or size < minimum or (exact and size != minimum):
+            continue
+        if best is None or minimum > reqs[best][1]:
+            best = i
+    return best
+
+
+def iter_shapes(rules: ContractRules, max_set: int) -> Iterator[Shape]:
+    """Every contract meld shape an action can name, in action order (sets, then runs)."""
+    min_set = min((min(c.sets) for c in rules.contracts if c.sets), default=3)
+    for rank in range(1, 14):
+        for k in range(min_set, max_set + 1):
+            yield ("set", rank, k)
+    min_run = min((min(c.runs) for c in rules.contracts if c.runs), default=4)
+    lowest = 1 if rules.aces_low else 2
+    for suit in range(4):
+        for lo in range(lowest, 15):
+            for hi in range(lo + min_run - 1, 15):
+                yield ("run", suit, lo, hi)

@@ -1,0 +1,262 @@
+"""Rules of the contract family (RULES sections 1-6) as frozen, validated data.
+
+One :class:`ContractRules` object holds every rule the engine reads; each variant is a named
+preset (module constants below), and a house rule is an override by field name through
+:func:`ContractRules.with_overrides`, which validates the result and raises
+:class:`~rummy_env.errors.RuleConfigError` naming the field and its allowed values.
+
+The engine never branches on a variant's name: a variant differs only by these fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummy_env.errors import RuleConfigError
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The first meld a deal requires (CR-3): minimum sizes of its sets and of its runs."""
+
+    sets: tuple[int, ...] = ()
+    runs: tuple[int, ...] = ()
+
+    @property
+    def num_melds(self) -> int:
+        return len(self.sets) + len(self.runs)
+
+    @property
+    def min_cards(self) -> int:
+        return sum(self.sets) + sum(self.runs)
+
+    def describe(self) -> str:
+        parts = []
+        for kind, sizes in (("set", self.sets), ("run", self.runs)):
+            for size in sorted(set(sizes)):
+                k = sizes.count(size)
+                parts.append(f"{k} {kind}{'s' if k > 1 else ''} of {size}")
+        return " + ".join(parts)
+
+
+def _c(sets: int = 0, runs: int = 0, set_size: int = 3, run_size: int = 4) -> Contract:
+    return Contract(sets=(set_size,) * sets, runs=(run_size,) * runs)
+
+
+#: CR-3: the seven contracts of Contract Rummy with CR-4's minimum sizes (sets 3, runs 4).
+CR_CONTRACTS = (_c(2, 0), _c(1, 1), _c(0, 2), _c(3, 0), _c(2, 1), _c(1, 2), _c(0, 3))
+#: SP-3: the same contracts with runs of 3 or more.
+SP_CONTRACTS = tuple(_c(len(c.sets), len(c.runs), 3, 3) for c in CR_CONTRACTS)
+
+
+@dataclass(frozen=True)
+class ContractRules:
+    """Every rule of a contract-family game that the engine reads.
+
+    Field (type, meaning, RULES id):
+
+    ============================  ===========================================================
+    ``name``                      preset name
+    ``min_players/max_players``   supported player counts (CR-1)
+    ``decks``                     ``(players, packs, jokers)`` for each supported count
+                                  (CR-1, SP-1, MI-1)
+    ``jokers``                    False removes every joker (CR-1 option)
+    ``hand_sizes``                cards dealt in each deal (CR-2, SP-2); its length is the
+                                  number of deals
+    ``contracts``                 the contract of each deal (CR-3)
+    ``exact_contract_sizes``      contract melds hold exactly their minimum (CR-5) or may be
+                                  larger (SP-3, MI-2)
+    ``whole_hand_deals``          deals (1-based) played as the final three-runs deal (CR-13)
+    ``aces_low``                  aces high or low (C-3); False is "ace high only"
+    ``set_max``                   largest set (SP-3: 4); None for no limit
+    ``set_distinct_suits``        no two cards of one suit in a set, a joker's stated suit
+                                  counting (SP-3)
+    ``contract_runs_distinct``    runs of one contract must be of different suits (SP-3)
+    ``contiguity_deals``          deals whose contract may not hold two contiguous runs of one
+                                  suit (CR-9)
+    ``layoff_same_turn``          lay-offs allowed on the turn of the contract meld (SP-5);
+                                  otherwise only from the next turn (CR-5)
+    ``joker_swap``                a joker in a run can be swapped for its natural card (CR-8,
+                                  MI-3)
+    ``may_i``                     May I? claims when the player to move draws from the stock
+                                  (CR-7, SP-5)
+    ``claim_penalty``             stock cards a claimant takes with the discard (CR-7: 1)
+    ``claims_per_deal``           claims each player may make in a deal; None for no limit
+    ``dig``                       draw one or more cards from any depth of the discard pile
+                                  (SP-4)
+    ``no_discard_taken``          the top discard taken may not be discarded on that turn
+                                  (SP-4)
+    ``joker_points``              penalty of a joker in hand (CR-12: 15, MI-6: 25)
+    ``ace_points``                penalty of an ace in hand (CR-12: 15)
+    ``cut_probability``           chance that the cut before a deal is exact (LV-1); 0 for no
+                                  cut
+    ``cut_bonus``                 points taken off the cutter's score on an exact cut (LV-1)
+    ============================  ===========================================================
+    """
+
+    name: str = "contract_rummy"
+    min_players: int = 3
+    max_players: int = 5
+    decks: tuple[tuple[int, int, int], ...] = ((3, 2, 2), (4, 2, 3), (5, 2, 4))
+    jokers: bool = True
+    hand_sizes: tuple[int, ...] = (10, 10, 10, 12, 12, 12, 12)
+    contracts: tuple[Contract, ...] = CR_CONTRACTS
+    exact_contract_sizes: bool = True
+    whole_hand_deals: tuple[int, ...] = (7,)
+    aces_low: bool = True
+    set_max: int | None = None
+    set_distinct_suits: bool = False
+    contract_runs_distinct: bool = False
+    contiguity_deals: tuple[int, ...] = (3, 6, 7)
+    layoff_same_turn: bool = False
+    joker_swap: bool = True
+    may_i: bool = True
+    claim_penalty: int = 1
+    claims_per_deal: int | None = None
+    dig: bool = False
+    no_discard_taken: bool = False
+    joker_points: int = 15
+    ace_points: int = 15
+    cut_probability: float = 0.0
+    cut_bonus: int = 50
+    card_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+        pts = []
+        for t in range(52):
+            r = t % 13 + 1
+            pts.append(self.ace_points if r == 1 else (10 if r >= 10 else r))
+        pts.append(self.joker_points)
+        object.__setattr__(self, "card_points", tuple(pts))
+
+    # ----------------------------------------------------------------- derived values
+    @property
+    def num_deals(self) -> int:
+        return len(self.contracts)
+
+    def deck_for(self, num_players: int) -> tuple[int, int]:
+        """``(packs, jokers)`` for a player count (CR-1, SP-1, MI-1)."""
+        for n, packs, jok in self.decks:
+            if n == num_players:
+                return packs, (jok if self.jokers else 0)
+        raise RuleConfigError(
+            f"num_players={num_players!r} is not supported by {self.name}: "
+            f"allowed {self.min_players}..{self.max_players}"
+        )
+
+    # ----------------------------------------------------------------- validation
+    def _validate(self) -> None:
+        def bad(field_name: str, allowed: str) -> RuleConfigError:
+            return RuleConfigError(
+                f"rule {field_name}={getattr(self, field_name)!r} is invalid; allowed: {allowed}"
+            )
+
+        if not (isinstance(self.min_players, int) and 2 <= self.min_players <= self.max_players):
+            raise bad("min_players", "an int >= 2 and <= max_players")
+        counts = [d[0] for d in self.decks]
+        if counts != list(range(self.min_players, self.max_players + 1)) or any(
+            len(d) != 3 or d[1] < 1 or d[2] < 0 for d in self.decks
+        ):
+            raise bad("decks", "one (players, packs>=1, jokers>=0) per supported player count")
+        if not isinstance(self.jokers, bool):
+            raise bad("jokers", "True or False")
+        if len(self.hand_sizes) != len(self.contracts) or not self.contracts:
+            raise bad("hand_sizes", f"one positive int per deal ({len(self.contracts)} deals)")
+        if any(not isinstance(h, int) or h < 1 for h in self.hand_sizes):
+            raise bad("hand_sizes", "positive ints")
+        for c in self.contracts:
+            if not isinstance(c, Contract) or c.num_melds == 0:
+                raise bad("contracts", "Contract objects with at least one meld")
+            if any(s < 3 for s in c.sets) or any(r < 3 for r in c.runs):
+                raise bad("contracts", "sets and runs of at least 3 cards")
+        for name in ("whole_hand_deals", "contiguity_deals"):
+            v = getattr(self, name)
+            if not isinstance(v, tuple) or any(
+                not isinstance(d, int) or not 1 <= d <= len(self.contracts) for d in v
+            ):
+                raise bad(name, f"a tuple of deal numbers in 1..{len(self.contracts)}")
+        for d in self.whole_hand_deals:
+            if self.contracts[d - 1].sets:
+                raise bad("whole_hand_deals", "deals whose contract is runs only (CR-13)")
+        if self.set_max is not None and (not isinstance(self.set_max, int) or self.set_max < 3):
+            raise bad("set_max", "None or an int >= 3")
+        for name in ("exact_contract_sizes", "aces_low", "set_distinct_suits",
+                     "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
+                     "dig", "no_discard_taken"):
+            if not isinstance(getattr(self, name), bool):
+                raise bad(name, "True or False")
+        if not isinstance(self.claim_penalty, int) or not 0 <= self.claim_penalty <= 5:
+            raise bad("claim_penalty", "an int in 0..5")
+        if self.claims_per_deal is not None and (
+            not isinstance(self.claims_per_deal, int) or self.claims_per_deal < 0
+        ):
+            raise bad("claims_per_deal", "None or an int >= 0")
+        if self.may_i and self.dig:
+            raise bad("dig", "False when may_i is True (SP-5 replaces May I? by digging)")
+        for name in ("joker_points", "ace_points", "cut_bonus"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise bad(name, "an int >= 0")
+        if not isinstance(self.cut_probability, (int, float)) or not 0.0 <= self.cut_probability <= 1.0:
+            raise bad("cut_probability", "a number in [0, 1]")
+
+    # ----------------------------------------------------------------- overrides
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """Rule fields a user may override by name."""
+        return [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
+
+    def with_overrides(self, **overrides: Any) -> ContractRules:
+        """A copy with the named fields replaced, validated (RuleConfigError on a bad one)."""
+        allowed = self.option_names()
+        for k in overrides:
+            if k not in allowed:
+                raise RuleConfigError(
+                    f"unknown rule option {k!r} for {self.name}; allowed: {', '.join(allowed)}"
+                )
+        fixed = {}
+        for k, v in overrides.items():
+            if isinstance(v, list):  # YAML and JSON give lists where the rules hold tuples
+                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+            fixed[k] = v
+        return dataclasses.replace(self, **fixed)
+
+
+#: RULES section 1: Contract Rummy (CR-1..13).
+CONTRACT_RUMMY = ContractRules()
+
+#: RULES section 2: Contract Rummy, single-pack rules (SP-1..5).
+CONTRACT_RUMMY_SINGLE_PACK = ContractRules(
+    name="contract_rummy_single_pack",
+    decks=((3, 1, 1), (4, 1, 1), (5, 2, 2)),
+    hand_sizes=(10, 10, 10, 10, 12, 12, 12),
+    contracts=SP_CONTRACTS,
+    exact_contract_sizes=False,
+    set_max=4,
+    set_distinct_suits=True,
+    contract_runs_distinct=True,
+    layoff_same_turn=True,
+    may_i=False,
+    dig=True,
+    no_discard_taken=True,
+)
+
+#: RULES section 3: Liverpool Rummy = Contract Rummy plus the cut bonus (LV-1).
+LIVERPOOL_RUMMY = ContractRules(name="liverpool_rummy", cut_probability=0.1)
+
+#: RULES section 4: May I? (MI-1..6).
+MAY_I = ContractRules(
+    name="may_i",
+    decks=((3, 2, 4), (4, 2, 4), (5, 3, 6)),
+    exact_contract_sizes=False,
+    joker_swap=False,
+    contiguity_deals=(),
+    whole_hand_deals=(),
+    joker_points=25,
+)
+
+PRESETS: dict[str, ContractRules] = {
+    r.name: r for r in (CONTRACT_RUMMY, CONTRACT_RUMMY_SINGLE_PACK, LIVERPOOL_RUMMY, MAY_I)
+}

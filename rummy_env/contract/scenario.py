@@ -1,0 +1,290 @@
+"""Positions as plain data: ``state_to_dict`` and ``state_from_dict`` (DESIGN: Scenarios).
+
+Schema (JSON-serialisable; card lists are card strings):
+
+=================  ===============================================================================
+key                meaning
+=================  ===============================================================================
+``deal``           deal number, 1-based
+``dealer``         dealer seat
+``to_move``        seat whose turn it is
+``phase``          ``draw`` (default: the start of ``to_move``'s turn), ``claim``, ``play``,
+                   ``deal_over``, ``game_over``
+``hands``          one list of cards per seat
+``stock``          stock cards, top card first
+``discard``        discard pile, bottom first, top last
+``discarders``     who discarded each pile card (-1 for the up-card); default -1 for every card
+                   except the top one, which the seat before ``to_move`` discarded
+``table``          melds: ``{"owner": seat, "cards": [...], "wilds": [...]}``, cards in order (runs
+                   low to high), ``wilds`` the card each joker stands for, in order
+``melded``         seats that have met their contract (default: owners of table melds)
+``scores``         score of each seat before this deal's penalties
+``claims_used``    May I? claims made this deal, per seat
+``known``          cards each seat took face up and still holds (public)
+``turn``           turn state: ``number``, ``melded_turn``, ``contract_left``, ``contract_laid``,
+                   ``jokers_owed``, ``obligation``, ``forbidden``, ``claim_queue``, ``last_claimer``
+``deal_delta``     score change of this deal so far (LV-1 cut bonus)
+``zones``          (output only) every place a card can be, each physical card exactly once
+=================  ===============================================================================
+
+A partial scenario is completed: cards of the packs that it places nowhere go to the stock, in
+an order shuffled by the seeded generator, below any stock cards it lists; other keys take
+their start-of-deal values. Anything inconsistent is a :class:`~rummy_env.errors.ScenarioError`
+naming the problem, and nothing is changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list, parse_card
+from rummy_env.contract.melds import TableMeld, shape_of
+from rummy_env.contract.state import DRAW, PHASES, ContractGame, ContractState
+from rummy_env.errors import CardParseError, ScenarioError
+
+_KEYS = {
+    "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "table",
+    "melded", "scores", "claims_used", "known", "turn", "deal_delta", "zones", "variant",
+    "num_players", "deals_played",
+}
+
+
+def _cards(items: Any, where: str) -> list[int]:
+    if not isinstance(items, (list, tuple)):
+        raise ScenarioError(f"scenario {where} must be a list of card strings, got {items!r}")
+    try:
+        return [parse_card(x) for x in items]
+    except CardParseError as e:
+        raise ScenarioError(f"scenario {where}: {e}") from None
+
+
+def _shape_text(sh: Any) -> Any:
+    return list(sh)
+
+
+def state_to_dict(st: ContractState) -> dict[str, Any]:
+    """The full position as plain data, with ``zones`` (every card exactly once)."""
+    n = st.n
+    table = []
+    for m in st.table:
+        table.append({
+            "owner": m.owner,
+            "kind": m.kind,
+            "cards": [card_str(c) for c in m.cards],
+            "wilds": [card_str(s) for c, s in zip(m.cards, m.stands) if c == JOKER],
+        })
+    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
+    d: dict[str, Any] = {
+        "variant": st.rules.name,
+        "num_players": n,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+        "discard": [card_str(t) for t in st.discard],
+        "discarders": list(st.discarder),
+        "table": table,
+        "melded": [s for s in range(n) if st.melded[s]],
+        "scores": list(st.scores),
+        "claims_used": list(st.claims_used),
+        "known": [[card_str(t) for t in counts_to_list(k)] for k in st.known],
+        "deal_delta": list(st.deal_delta),
+        "deals_played": st.deals_played,
+        "turn": {
+            "number": st.turn_number,
+            "melded_turn": list(st.melded_turn),
+            "contract_left": [list(r) for r in st.contract_left] if st.contract_left is not None
+            else None,
+            "contract_laid": [_shape_text(s) for s in st.contract_laid],
+            "jokers_owed": st.jokers_owed,
+            "obligation": card_str(st.obligation) if st.obligation >= 0 else None,
+            "forbidden": card_str(st.forbidden) if st.forbidden >= 0 else None,
+            "claim_queue": list(st.claim_queue),
+            "last_claimer": st.last_claimer,
+            "went_out": st.went_out,
+            "last_deal_delta": list(st.last_deal_delta),
+        },
+    }
+    zones: dict[str, list[str]] = {}
+    for s in range(n):
+        zones[f"hand:{s}"] = hands[s]
+    zones["stock"] = d["stock"]
+    zones["discard"] = d["discard"]
+    for i, m in enumerate(table):
+        zones[f"meld:{i}"] = m["cards"]
+    d["zones"] = zones
+    return d
+
+
+def _seat(v: Any, n: int, name: str) -> int:
+    if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= int(v) < n:
+        raise ScenarioError(f"scenario {name}={v!r} must be a seat index in 0..{n - 1}")
+    return int(v)
+
+
+def _int_list(v: Any, n: int, name: str) -> list[int]:
+    if not isinstance(v, (list, tuple)) or len(v) != n or any(
+        not isinstance(x, (int, np.integer)) or isinstance(x, bool) for x in v
+    ):
+        raise ScenarioError(f"scenario {name} must be a list of {n} ints, got {v!r}")
+    return [int(x) for x in v]
+
+
+def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Generator) -> ContractState:
+    """Build a position from plain data (see the module docstring), validated."""
+    if not isinstance(d, dict):
+        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
+    unknown = set(d) - _KEYS
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
+    rules, n = game.rules, game.num_players
+    if "num_players" in d and d["num_players"] != n:
+        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
+    st = ContractState(game)
+    deal = d.get("deal", 1)
+    if not isinstance(deal, int) or not 1 <= deal <= rules.num_deals:
+        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
+    st.deal = deal
+    st.dealer = _seat(d.get("dealer", int(rng.integers(n))), n, "dealer")
+    st.to_move = _seat(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    phase = d.get("phase", DRAW)
+    if phase not in PHASES:
+        raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
+    if "scores" in d:
+        st.scores = _int_list(d["scores"], n, "scores")
+
+    placed = [0] * NUM_TYPES
+    hand_size = rules.hand_sizes[deal - 1]
+    if "hands" in d:
+        hands = d["hands"]
+        if not isinstance(hands, (list, tuple)) or len(hands) != n:
+            raise ScenarioError(f"scenario hands must be a list of {n} hands")
+        for s, h in enumerate(hands):
+            for t in _cards(h, f"hands[{s}]"):
+                st.hands[s][t] += 1
+                placed[t] += 1
+    table: list[TableMeld] = []
+    for i, m in enumerate(d.get("table", [])):
+        if not isinstance(m, dict) or "cards" not in m or "owner" not in m:
+            raise ScenarioError(f"scenario table[{i}] must be a dict with 'owner' and 'cards'")
+        owner = _seat(m["owner"], n, f"table[{i}].owner")
+        cards = _cards(m["cards"], f"table[{i}].cards")
+        wilds = _cards(m.get("wilds", []), f"table[{i}].wilds")
+        if len(wilds) != cards.count(JOKER) or JOKER in wilds:
+            raise ScenarioError(
+                f"scenario table[{i}]: 'wilds' must name one natural card per joker "
+                f"({cards.count(JOKER)} jokers, {len(wilds)} wilds)"
+            )
+        it = iter(wilds)
+        stands = [next(it) if c == JOKER else c for c in cards]
+        shape = shape_of(rules, cards, stands)
+        if shape is None:
+            raise ScenarioError(
+                f"scenario table[{i}] {' '.join(m['cards'])} is not a valid set or run under "
+                f"{rules.name} (runs low to high, wilds naming what each joker stands for)"
+            )
+        if shape[0] == "set":
+            tm = TableMeld(owner, "set", shape[1], 0, 0, cards, stands)
+        else:
+            tm = TableMeld(owner, "run", shape[1], shape[2], shape[3], cards, stands)
+        table.append(tm)
+        for t in cards:
+            placed[t] += 1
+    st.table = table
+    discard = _cards(d.get("discard", []), "discard") if "discard" in d else None
+    stock_top = _cards(d.get("stock", []), "stock")
+    for t in stock_top:
+        placed[t] += 1
+    if discard is not None:
+        for t in discard:
+            placed[t] += 1
+    for t in range(NUM_TYPES):
+        if placed[t] > game.deck[t]:
+            raise ScenarioError(
+                f"scenario places {placed[t]} copies of {card_str(t)} but {rules.name} with "
+                f"{n} players has {game.deck[t]}"
+            )
+    rest = counts_to_list([game.deck[t] - placed[t] for t in range(NUM_TYPES)])
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    if "hands" not in d:
+        # Deal the hands from the unplaced cards.
+        if len(rest) < hand_size * n:
+            raise ScenarioError("scenario leaves too few cards to deal the hands")
+        for i in range(hand_size * n):
+            st.hands[i % n][rest[i]] += 1
+        rest = rest[hand_size * n:]
+    if discard is None:
+        if not rest:
+            raise ScenarioError("scenario leaves no card to start the discard pile")
+        discard = [rest.pop(0)]
+    st.discard = discard
+    # Stock: the listed cards on top (top first), then the rest; stored top-last.
+    st.stock = (stock_top + rest)[::-1]
+    if "discarders" in d:
+        dl = d["discarders"]
+        if not isinstance(dl, (list, tuple)) or len(dl) != len(discard) or any(
+            not isinstance(x, int) or not -1 <= x < n for x in dl
+        ):
+            raise ScenarioError(
+                f"scenario discarders must hold one seat (or -1) per discard ({len(discard)})"
+            )
+        st.discarder = list(dl)
+    else:
+        st.discarder = [-1] * len(discard)
+        if len(discard) > 1:
+            st.discarder[-1] = (st.to_move - 1) % n
+    melded = d.get("melded", sorted({m.owner for m in table}))
+    if not isinstance(melded, (list, tuple)):
+        raise ScenarioError("scenario melded must be a list of seats")
+    for s in melded:
+        st.melded[_seat(s, n, "melded[]")] = True
+    for m in table:
+        if not st.melded[m.owner]:
+            raise ScenarioError(f"scenario table meld owned by seat {m.owner}, who has not melded")
+    if "claims_used" in d:
+        st.claims_used = _int_list(d["claims_used"], n, "claims_used")
+    if "known" in d:
+        kn = d["known"]
+        if not isinstance(kn, (list, tuple)) or len(kn) != n:
+            raise ScenarioError(f"scenario known must be a list of {n} card lists")
+        for s, ks in enumerate(kn):
+            for t in _cards(ks, f"known[{s}]"):
+                st.known[s][t] += 1
+            if any(st.known[s][t] > st.hands[s][t] for t in range(NUM_TYPES)):
+                raise ScenarioError(f"scenario known[{s}] lists cards that hand {s} does not hold")
+    if "deal_delta" in d:
+        st.deal_delta = _int_list(d["deal_delta"], n, "deal_delta")
+    st.deals_played = int(d.get("deals_played", deal - 1))
+    turn = d.get("turn", {})
+    if not isinstance(turn, dict):
+        raise ScenarioError("scenario turn must be a dict")
+    st.turn_number = int(turn.get("number", 1))
+    st.melded_turn = [(-1 if not st.melded[s] else 0) for s in range(n)]
+    if "melded_turn" in turn:
+        st.melded_turn = _int_list(turn["melded_turn"], n, "turn.melded_turn")
+    cl = turn.get("contract_left")
+    st.contract_left = None if cl is None else [(str(k), int(v)) for k, v in cl]
+    st.contract_laid = [tuple(x) for x in turn.get("contract_laid", [])]
+    st.jokers_owed = int(turn.get("jokers_owed", 0))
+    ob, fb = turn.get("obligation"), turn.get("forbidden")
+    st.obligation = parse_card(ob) if ob else -1
+    st.forbidden = parse_card(fb) if fb else -1
+    st.claim_queue = [_seat(s, n, "turn.claim_queue[]") for s in turn.get("claim_queue", [])]
+    st.last_claimer = int(turn.get("last_claimer", -1))
+    st.went_out = int(turn.get("went_out", -1))
+    if "last_deal_delta" in turn:
+        st.last_deal_delta = _int_list(turn["last_deal_delta"], n, "turn.last_deal_delta")
+    st.phase = phase
+    if phase == "claim" and not st.claim_queue:
+        raise ScenarioError("scenario phase 'claim' needs turn.claim_queue (seats to ask)")
+    if phase == "play" and "hands" in d and "turn" not in d:
+        pass  # a play-phase scenario: the player to move has drawn already
+    if sum(st.zone_counts()) != game.total_cards:
+        raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if phase in ("draw", "play") and not st.legal_actions():
+        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
+    return st

@@ -1,0 +1,766 @@
+"""The contract-family rules engine: game constants and a mutable game state.
+
+Pure Python (no gymnasium, pettingzoo or torch). ``ContractGame`` is immutable: the rules, the
+player count and the constants derived from them (deck, most table melds, action shapes).
+``ContractState`` is one position with a phase state machine:
+
+====================  =====================================================================
+phase                 who acts and what they may do
+====================  =====================================================================
+``draw``              the player to move: draw stock, take the top discard, dig (SP-4)
+``claim``             a player who may claim the top discard (CR-7): claim or pass
+``play``              the player to move, after drawing: contract melds (one per action,
+                      CR-3/CR-5), lay-offs (CR-10), joker swaps (CR-8), discard (CR-5)
+``deal_over``         nobody: the deal has been scored (CR-12); ``next_deal`` starts the next
+``game_over``         nobody: the last deal has been scored
+====================  =====================================================================
+
+Actions are plain tuples, turned into integers only by the codec:
+``("draw_stock",)``, ``("take_discard",)``, ``("dig", depth)``, ``("claim",)``, ``("pass",)``,
+``("meld", shape)``, ``("lay_off", card, meld, low)``, ``("swap", card, meld)``,
+``("discard", card)``.
+
+Decisions where RULES leaves room (each also in the variant docstrings):
+
+* A deal ends with no one out (CR-11) when a player must draw from the stock and the stock is
+  empty with at most one discard (the top discard stays, C-7, so nothing can be reshuffled).
+* A claim is offered only to players who did not discard the card (C-8), who did not claim the
+  previous card of the same window (CR-7), who are within ``claims_per_deal``, and when the
+  penalty cards can be drawn (C-8).
+* Where ``no_discard_taken`` applies (SP-4) and every card left in hand is of the type just taken,
+  that card may be discarded: otherwise the player could neither discard nor keep it.
+* A joker freed by a swap (CR-8) must be laid off before the player discards; a swap is legal only
+  if a joker can then be laid off. A dig obligation (SP-4) likewise blocks the discard until a
+  card of the dug type is on the table, and every step keeps that possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rummy_env.cards import (
+    JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_counts, deck_list, rank_of, suit_of,
+)
+from rummy_env.contract.melds import (
+    ContractContext, Shape, TableMeld, allocate, apply_layoff, contract_options, iter_shapes,
+    joker_layoff_stand, layoff_natural_pos, pos_type, req_for_shape, shape_cards,
+)
+from rummy_env.contract.rules import ContractRules
+from rummy_env.errors import IllegalActionError
+
+Action = tuple
+
+DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER = "draw", "claim", "play", "deal_over", "game_over"
+PHASES = (DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER)
+
+
+@dataclass(frozen=True)
+class ContractGame:
+    """Immutable: rules, player count and the sizes derived from them."""
+
+    rules: ContractRules
+    num_players: int
+
+    def __post_init__(self) -> None:
+        packs, jokers = self.rules.deck_for(self.num_players)
+        object.__setattr__(self, "packs", packs)
+        object.__setattr__(self, "num_jokers", jokers)
+        object.__setattr__(self, "deck", tuple(deck_counts(packs, jokers)))
+        object.__setattr__(self, "total_cards", 52 * packs + jokers)
+        most = max(c.num_melds for c in self.rules.contracts)
+        object.__setattr__(self, "max_melds", self.num_players * most)
+        if self.rules.exact_contract_sizes:
+            max_set = max((max(c.sets) for c in self.rules.contracts if c.sets), default=3)
+        else:
+            max_set = 4 * packs + jokers
+            if self.rules.set_distinct_suits:
+                max_set = min(max_set, 4)
+            if self.rules.set_max is not None:
+                max_set = min(max_set, self.rules.set_max)
+        object.__setattr__(self, "max_set", max_set)
+        object.__setattr__(self, "shapes", tuple(iter_shapes(self.rules, max_set)))
+        object.__setattr__(self, "max_dig", self.total_cards if self.rules.dig else 1)
+
+    packs: int = 0
+    num_jokers: int = 0
+    deck: tuple[int, ...] = ()
+    total_cards: int = 0
+    max_melds: int = 0
+    max_set: int = 0
+    shapes: tuple[Shape, ...] = ()
+    max_dig: int = 1
+
+    def new_state(self, rng: np.random.Generator, first_deal: int = 1,
+                  scores: Sequence[int] | None = None) -> ContractState:
+        """A new game: the first dealer drawn at random (C-5), deal ``first_deal`` dealt."""
+        st = ContractState(self)
+        st.dealer = int(rng.integers(self.num_players))
+        if scores is not None:
+            st.scores = list(scores)
+        st.start_deal(first_deal, rng)
+        return st
+
+
+class ContractState:
+    """A mutable position of a contract-family game. See the module docstring for phases."""
+
+    def __init__(self, game: ContractGame) -> None:
+        n = game.num_players
+        self.game = game
+        self.rules = game.rules
+        self.n = n
+        self.deal = 1  # 1-based
+        self.dealer = 0
+        self.to_move = 0  # whose turn it is
+        self.phase = DRAW
+        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]
+        self.stock: list[int] = []  # top card last
+        self.discard: list[int] = []  # bottom first, top last
+        self.discarder: list[int] = []  # who discarded each pile card (-1 for the up-card)
+        self.table: list[TableMeld] = []
+        self.melded = [False] * n
+        self.melded_turn = [-1] * n
+        self.turn_number = 0  # turns started in this deal
+        self.claims_used = [0] * n
+        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]  # face-up takes
+        self.scores = [0] * n
+        self.deal_delta = [0] * n  # score change of the current deal (cut bonus, penalties)
+        self.last_deal_delta: list[int] = [0] * n
+        self.deals_played = 0
+        self.went_out = -1
+        # Turn sub-state (play phase).
+        self.contract_left: list[tuple[str, int]] | None = None  # contract melds still to lay
+        self.contract_laid: list[Shape] = []
+        self.jokers_owed = 0  # CR-8: freed jokers still to lay off
+        self.obligation = -1  # SP-4: dug card type still to put on the table
+        self.forbidden = -1  # SP-4: top discard taken, not to be discarded this turn
+        # Claim window (claim phase).
+        self.claim_queue: list[int] = []
+        self.last_claimer = -1
+        self._legal: list[Action] | None = None
+        self._opts: dict[Shape, tuple[Shape, ...]] | None = None
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def current_player(self) -> int:
+        """Seat that acts now, or -1 when nobody does (deal or game over)."""
+        if self.phase == CLAIM:
+            return self.claim_queue[0]
+        if self.phase in (DRAW, PLAY):
+            return self.to_move
+        return -1
+
+    @property
+    def is_deal_over(self) -> bool:
+        return self.phase in (DEAL_OVER, GAME_OVER)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def contract_ctx(self) -> ContractContext:
+        r = self.rules
+        return ContractContext(
+            rules=r,
+            contract=r.contracts[self.deal - 1],
+            whole_hand=self.deal in r.whole_hand_deals,
+            contiguity=self.deal in r.contiguity_deals,
+        )
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def penalty(self, seat: int) -> int:
+        pts = self.rules.card_points
+        return sum(pts[t] * c for t, c in enumerate(self.hands[seat]) if c)
+
+    def clone(self) -> ContractState:
+        """An independent copy of this position."""
+        new = ContractState.__new__(ContractState)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discard = list(self.discard)
+        new.discarder = list(self.discarder)
+        new.table = [m.copy() for m in self.table]
+        new.melded = list(self.melded)
+        new.melded_turn = list(self.melded_turn)
+        new.claims_used = list(self.claims_used)
+        new.known = [list(k) for k in self.known]
+        new.scores = list(self.scores)
+        new.deal_delta = list(self.deal_delta)
+        new.last_deal_delta = list(self.last_deal_delta)
+        new.contract_left = None if self.contract_left is None else list(self.contract_left)
+        new.contract_laid = list(self.contract_laid)
+        new.claim_queue = list(self.claim_queue)
+        new._legal = None
+        new._opts = None
+        return new
+
+    # ------------------------------------------------------------------ dealing
+    def start_deal(self, deal: int, rng: np.random.Generator) -> None:
+        """Shuffle all cards and deal ``deal`` (C-6, CR-2); the next seat after the dealer plays
+        first (C-5); the top stock card starts the discard pile (C-7)."""
+        g, r, n = self.game, self.rules, self.n
+        self.deal = deal
+        deck = deck_list(g.packs, g.num_jokers)
+        order = rng.permutation(len(deck))
+        cards = [deck[i] for i in order]
+        h = r.hand_sizes[deal - 1]
+        self.hands = [[0] * NUM_TYPES for _ in range(n)]
+        for i in range(h * n):
+            self.hands[i % n][cards[i]] += 1
+        rest = cards[h * n:]
+        self.discard = [rest[0]]
+        self.discarder = [-1]
+        self.stock = rest[1:][::-1]  # top card last
+        self._reset_deal_state()
+        self.to_move = (self.dealer + 1) % n
+        # LV-1: the player before the dealer cuts; an exact cut is a chance event.
+        if r.cut_probability > 0.0:
+            cutter = (self.dealer - 1) % n
+            if rng.random() < r.cut_probability:
+                self.scores[cutter] -= r.cut_bonus
+                self.deal_delta[cutter] -= r.cut_bonus
+        self._begin_turn()
+
+    def _reset_deal_state(self) -> None:
+        n = self.n
+        self.table = []
+        self.melded = [False] * n
+        self.melded_turn = [-1] * n
+        self.turn_number = 0
+        self.claims_used = [0] * n
+        self.known = [[0] * NUM_TYPES for _ in range(n)]
+        self.deal_delta = [0] * n
+        self.went_out = -1
+        self._clear_turn()
+        self.claim_queue = []
+        self.last_claimer = -1
+
+    def _clear_turn(self) -> None:
+        self.contract_left = None
+        self.contract_laid = []
+        self.jokers_owed = 0
+        self.obligation = -1
+        self.forbidden = -1
+        self._legal = None
+        self._opts = None
+
+    def next_deal(self, rng: np.random.Generator) -> None:
+        """After ``deal_over``: pass the deal to the next seat (C-5) and deal the next one."""
+        if self.phase != DEAL_OVER:
+            raise IllegalActionError(f"next_deal needs phase deal_over, not {self.phase}")
+        self.dealer = (self.dealer + 1) % self.n
+        self.start_deal(self.deal + 1, rng)
+
+    def _begin_turn(self) -> None:
+        self._clear_turn()
+        self.phase = DRAW
+        self.turn_number += 1
+        if not self._stock_can_supply(1):
+            self._end_deal()  # CR-11
+
+    def _stock_can_supply(self, k: int, pile_extra: int = 0) -> bool:
+        """Can ``k`` cards be drawn from the stock, reshuffling all discards but the top (C-7)?
+        ``pile_extra`` is a change to the pile size before the draw (a claim takes its top)."""
+        pile = len(self.discard) + pile_extra
+        return len(self.stock) + max(0, pile - 1) >= k
+
+    def _draw_stock(self, rng: np.random.Generator) -> int:
+        if not self.stock:
+            # C-7: all discards but the top one are shuffled to form a new stock.
+            top, top_by = self.discard[-1], self.discarder[-1]
+            rest = self.discard[:-1]
+            order = rng.permutation(len(rest))
+            self.stock = [rest[i] for i in order]
+            self.discard, self.discarder = [top], [top_by]
+        return self.stock.pop()
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> list[Action]:
+        """The exact set of legal actions of the acting seat (empty when nobody acts)."""
+        if self._legal is None:
+            if self.phase == DRAW:
+                self._legal = self._legal_draw()
+            elif self.phase == CLAIM:
+                self._legal = [("claim",), ("pass",)]
+            elif self.phase == PLAY:
+                self._legal = self._legal_play()
+            else:
+                self._legal = []
+        return self._legal
+
+    def _legal_draw(self) -> list[Action]:
+        out: list[Action] = []
+        if self._stock_can_supply(1):
+            out.append(("draw_stock",))
+        if self.discard:
+            out.append(("take_discard",))
+        if self.rules.dig:
+            for depth in range(2, len(self.discard) + 1):
+                if self._dig_ok(depth):
+                    out.append(("dig", depth))
+        return out
+
+    def _dig_ok(self, depth: int) -> bool:
+        """SP-4: a dig of ``depth`` cards is legal only if the deepest one can be put on the
+        table this turn: in the contract meld (not yet melded) or by lay-offs."""
+        seat = self.to_move
+        taken = self.discard[-depth:]
+        deep = taken[0]
+        hand = list(self.hands[seat])
+        for t in taken:
+            hand[t] += 1
+        if not self.melded[seat]:
+            return bool(self._contract_opts(hand, must_cover=deep))
+        if not self._can_layoff_now(seat):
+            return False
+        return self._can_place(hand, deep, self.table)
+
+    def _can_layoff_now(self, seat: int) -> bool:
+        return self.melded[seat] and (
+            self.rules.layoff_same_turn or self.melded_turn[seat] < self.turn_number
+        )
+
+    def _can_swap_now(self, seat: int) -> bool:
+        return self.rules.joker_swap and self.melded[seat] and self.melded_turn[seat] < self.turn_number
+
+    def _contract_opts(self, hand: Sequence[int], must_cover: int = -1,
+                       ) -> dict[Shape, tuple[Shape, ...]]:
+        ctx = self.contract_ctx()
+        reqs = self.contract_left
+        if reqs is None:
+            c = ctx.contract
+            reqs = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+        return contract_options(hand, reqs, ctx, self.contract_laid, must_cover)
+
+    def _layoffs(self, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
+        """Every single lay-off from ``hand`` onto ``table`` (CR-10)."""
+        rules = self.rules
+        out: list[Action] = []
+        present = [t for t in range(52) if hand[t]]
+        for mi, m in enumerate(table):
+            if m.kind == "set":
+                for t in present:
+                    if rank_of(t) == m.key and layoff_natural_pos(rules, m, t) is not None:
+                        out.append(("lay_off", t, mi, False))
+                if hand[JOKER] and joker_layoff_stand(rules, m, 1) is not None:
+                    out.append(("lay_off", JOKER, mi, False))
+            else:
+                for t in present:
+                    if suit_of(t) == m.key and layoff_natural_pos(rules, m, t) is not None:
+                        out.append(("lay_off", t, mi, False))
+                if hand[JOKER]:
+                    if joker_layoff_stand(rules, m, 0) is not None:
+                        out.append(("lay_off", JOKER, mi, True))
+                    if joker_layoff_stand(rules, m, 1) is not None:
+                        out.append(("lay_off", JOKER, mi, False))
+        return out
+
+    def _swaps(self, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
+        out: list[Action] = []
+        for mi, m in enumerate(table):
+            if m.kind != "run":
+                continue  # CR-8: jokers in sets are dead
+            seen = set()
+            for c, s in zip(m.cards, m.stands):
+                if c == JOKER and hand[s] and s not in seen:
+                    seen.add(s)
+                    out.append(("swap", s, mi))
+        return out
+
+    def _can_place(self, hand: Sequence[int], t: int, table: Sequence[TableMeld]) -> bool:
+        """Can a card of type ``t`` reach the table this turn from ``hand`` (which holds it),
+        through lay-offs and swaps? (SP-4 obligations.) Searches lay-off sequences, which are
+        few: only cards of ``t``'s suit, jokers, and swaps matter."""
+        return self._place_search(list(hand), t, [m.copy() for m in table], 0)
+
+    def _place_search(self, hand: list[int], t: int, table: list[TableMeld], depth: int) -> bool:
+        acts = self._layoffs(hand, table)
+        if self.rules.joker_swap:
+            acts += self._swaps(hand, table)
+        for a in acts:
+            if a[1] == t:
+                return True
+        if depth >= 3:
+            return False
+        for a in acts:
+            # Only steps that can bring t's position closer: same-suit cards and jokers on runs.
+            if a[0] == "lay_off":
+                m = table[a[2]]
+                if m.kind != "run" or m.key != suit_of(t) or t == JOKER:
+                    continue
+            h2 = list(hand)
+            tb2 = [m.copy() for m in table]
+            self._apply_place(h2, tb2, a)
+            if self._place_search(h2, t, tb2, depth + 1):
+                return True
+        return False
+
+    def _apply_place(self, hand: list[int], table: list[TableMeld], a: Action) -> int:
+        """Apply a lay-off or swap to a hand and table; returns the card placed."""
+        rules = self.rules
+        if a[0] == "lay_off":
+            _, t, mi, low = a
+            m = table[mi]
+            if t == JOKER:
+                stand = joker_layoff_stand(rules, m, 0 if low else 1)
+                assert stand is not None
+                pos = 0 if m.kind == "set" else (m.lo - 1 if low else m.hi + 1)
+            else:
+                p = layoff_natural_pos(rules, m, t)
+                assert p is not None
+                pos, stand = p, t
+            apply_layoff(m, t, stand, pos)
+            hand[t] -= 1
+            return t
+        _, t, mi = a
+        m = table[mi]
+        for i, (c, s) in enumerate(zip(m.cards, m.stands)):
+            if c == JOKER and s == t:
+                m.cards[i] = t
+                break
+        hand[t] -= 1
+        hand[JOKER] += 1
+        return t
+
+    def _legal_play(self) -> list[Action]:
+        seat = self.to_move
+        hand = self.hands[seat]
+        out: list[Action] = []
+        if self.contract_left is not None or not self.melded[seat]:
+            opts = self._contract_opts(hand, self.obligation)
+            self._opts = opts
+            out.extend(("meld", sh) for sh in opts)
+            if self.contract_left is not None:
+                return out  # a contract once started must be finished this turn
+        if self._can_layoff_now(seat):
+            cands = self._layoffs(hand, self.table)
+            if self._can_swap_now(seat):
+                for a in self._swaps(hand, self.table):
+                    # A swap is legal only if the freed joker can then be laid off (CR-8).
+                    h2, tb2 = list(hand), [m.copy() for m in self.table]
+                    self._apply_place(h2, tb2, a)
+                    if any(x[1] == JOKER for x in self._layoffs(h2, tb2)):
+                        cands.append(a)
+            if self.obligation >= 0:
+                kept = []
+                for a in cands:
+                    if a[1] == self.obligation:
+                        kept.append(a)
+                        continue
+                    h2, tb2 = list(hand), [m.copy() for m in self.table]
+                    self._apply_place(h2, tb2, a)
+                    if self._can_place(h2, self.obligation, tb2):
+                        kept.append(a)
+                cands = kept
+            if self.jokers_owed:
+                # Keep the owed joker layable: every step must leave a joker lay-off possible.
+                kept = []
+                for a in cands:
+                    if a[1] == JOKER:
+                        kept.append(a)
+                        continue
+                    h2, tb2 = list(hand), [m.copy() for m in self.table]
+                    self._apply_place(h2, tb2, a)
+                    if any(x[1] == JOKER for x in self._layoffs(h2, tb2)):
+                        kept.append(a)
+                cands = kept
+            out.extend(cands)
+        if self.jokers_owed == 0 and self.obligation < 0:
+            present = [t for t in range(NUM_TYPES) if hand[t]]
+            allowed = [t for t in present if t != self.forbidden] or present
+            out.extend(("discard", t) for t in allowed)
+        return out
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action, rng: np.random.Generator) -> None:
+        """Apply a legal action; raises IllegalActionError (state unchanged) otherwise."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {self.action_text(action)!r} is not legal in phase {self.phase!r} "
+                f"for player_{self.current_player}; legal: "
+                + ", ".join(self.action_text(a) for a in legal[:12])
+                + (" ..." if len(legal) > 12 else "")
+            )
+        kind = action[0]
+        if self.phase == DRAW:
+            self._apply_draw(action, rng)
+        elif self.phase == CLAIM:
+            self._apply_claim(kind == "claim", rng)
+        else:
+            self._apply_play(action, rng)
+
+    def _apply_draw(self, action: Action, rng: np.random.Generator) -> None:
+        seat = self.to_move
+        kind = action[0]
+        self._legal = None
+        if kind == "draw_stock":
+            if self.rules.may_i and self.discard:
+                self.last_claimer = -1
+                if self._open_claims():
+                    return
+            self._finish_stock_draw(rng)
+        elif kind == "take_discard":
+            t = self._take_top(seat)
+            if self.rules.no_discard_taken:
+                self.forbidden = t
+            self.phase = PLAY
+        else:  # dig
+            depth = action[1]
+            taken = [self._take_top(seat) for _ in range(depth)]
+            self.obligation = taken[-1]  # SP-4: the deepest card must reach the table
+            self.phase = PLAY
+
+    def _take_top(self, seat: int) -> int:
+        t = self.discard.pop()
+        self.discarder.pop()
+        self.hands[seat][t] += 1
+        self.known[seat][t] += 1
+        return t
+
+    def _claim_eligible(self, seat: int) -> bool:
+        r = self.rules
+        return (
+            seat != self.to_move
+            and seat != self.discarder[-1]
+            and seat != self.last_claimer
+            and (r.claims_per_deal is None or self.claims_used[seat] < r.claims_per_deal)
+            and self._stock_can_supply(r.claim_penalty, pile_extra=-1)
+        )
+
+    def _open_claims(self) -> bool:
+        """Open a May I? window on the top discard (CR-7); False if nobody may claim."""
+        if not self.discard:
+            return False
+        order = [(self.to_move + k) % self.n for k in range(1, self.n)]
+        self.claim_queue = [s for s in order if self._claim_eligible(s)]
+        if not self.claim_queue:
+            return False
+        self.phase = CLAIM
+        return True
+
+    def _apply_claim(self, claim: bool, rng: np.random.Generator) -> None:
+        self._legal = None
+        seat = self.claim_queue.pop(0)
+        if claim:
+            self._take_top(seat)
+            for _ in range(self.rules.claim_penalty):
+                self.hands[seat][self._draw_stock(rng)] += 1
+            self.claims_used[seat] += 1
+            self.last_claimer = seat
+            if self._open_claims():  # CR-7: the new top may be claimed the same way
+                return
+        elif self.claim_queue:
+            return
+        self._finish_stock_draw(rng)
+
+    def _finish_stock_draw(self, rng: np.random.Generator) -> None:
+        self.claim_queue = []
+        self.last_claimer = -1
+        if not self._stock_can_supply(1):
+            self._end_deal()  # CR-7/CR-11: claims used the last cards
+            return
+        self.hands[self.to_move][self._draw_stock(rng)] += 1
+        self.phase = PLAY
+        self._legal = None
+
+    def _apply_play(self, action: Action, rng: np.random.Generator) -> None:
+        seat = self.to_move
+        hand = self.hands[seat]
+        kind = action[0]
+        opts = self._opts
+        self._legal = None
+        self._opts = None
+        if kind == "meld":
+            self._apply_meld(seat, action[1], opts or {})
+        elif kind in ("lay_off", "swap"):
+            t = self._apply_place(hand, self.table, action)
+            if self.known[seat][t]:
+                self.known[seat][t] -= 1
+            if kind == "swap":
+                self.jokers_owed += 1
+            elif t == JOKER and self.jokers_owed:
+                self.jokers_owed -= 1
+            if t == self.obligation:
+                self.obligation = -1
+        else:
+            t = action[1]
+            hand[t] -= 1
+            if self.known[seat][t]:
+                self.known[seat][t] -= 1
+            self.discard.append(t)
+            self.discarder.append(seat)
+            if sum(hand) == 0:
+                self._go_out(seat)
+                return
+            self.to_move = (seat + 1) % self.n
+            self._begin_turn()
+            return
+        if sum(hand) == 0:
+            self._go_out(seat)  # CR-6: laying off (or melding) the last card goes out
+
+    def _apply_meld(self, seat: int, shape: Shape, opts: dict[Shape, tuple[Shape, ...]]) -> None:
+        combo = list(opts[shape])
+        combo.remove(shape)
+        hand = self.hands[seat]
+        ctx = self.contract_ctx()
+        fill = allocate([shape] + combo, hand, self.rules, ctx.whole_hand, self.obligation)
+        assert fill is not None, "contract_options promised a completion"
+        cards, stands = fill[0]
+        for c in cards:
+            hand[c] -= 1
+            if self.known[seat][c]:
+                self.known[seat][c] -= 1
+        if shape[0] == "set":
+            m = TableMeld(seat, "set", shape[1], 0, 0, cards, stands)
+        else:
+            m = TableMeld(seat, "run", shape[1], shape[2], shape[3], cards, stands)
+        self.table.append(m)
+        if self.obligation >= 0 and self.obligation in cards:
+            self.obligation = -1
+        if self.contract_left is None:
+            c = ctx.contract
+            self.contract_left = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+        idx = req_for_shape(self.contract_left, shape, self.rules.exact_contract_sizes
+                            and not ctx.whole_hand)
+        assert idx is not None
+        self.contract_left.pop(idx)
+        self.contract_laid.append(shape)
+        if not self.contract_left:
+            self.contract_left = None
+            self.contract_laid = []
+            self.melded[seat] = True
+            self.melded_turn[seat] = self.turn_number
+            if ctx.whole_hand:
+                # CR-13: the whole hand is melded; the deal ends without a discard.
+                self._go_out(seat)
+
+    # ------------------------------------------------------------------ ending
+    def _go_out(self, seat: int) -> None:
+        self.went_out = seat
+        self._end_deal()
+
+    def _end_deal(self) -> None:
+        """CR-12: everyone scores the cards left in hand."""
+        for s in range(self.n):
+            p = self.penalty(s)
+            self.scores[s] += p
+            self.deal_delta[s] += p
+        self.last_deal_delta = list(self.deal_delta)
+        self.deals_played += 1
+        self.claim_queue = []
+        self._legal = []
+        self.phase = GAME_OVER if self.deal >= self.rules.num_deals else DEAL_OVER
+
+    def standings(self) -> list[int]:
+        """Place of each seat (1 = best: lowest total, CR-12); ties share a place (C-9)."""
+        return [1 + sum(1 for o in self.scores if o < s) for s in self.scores]
+
+    # ------------------------------------------------------------------ text
+    def action_text(self, a: Action) -> str:
+        """Human text of an action (the codec's strings)."""
+        return action_text(a)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        """A readable table: the viewer's hand (or every hand), melds with owners, discard top,
+        hand sizes, scores, whose turn and phase."""
+        lines = []
+        c = self.rules.contracts[self.deal - 1]
+        lines.append(
+            f"{self.rules.name}  deal {self.deal}/{self.rules.num_deals}  contract: "
+            f"{c.describe()}{'  (whole hand, CR-13)' if self.deal in self.rules.whole_hand_deals else ''}"
+        )
+        actor = self.current_player
+        who = f"player_{actor}" if actor >= 0 else "nobody"
+        lines.append(f"phase: {self.phase}  turn of player_{self.to_move}  acting: {who}"
+                     f"  dealer: player_{self.dealer}")
+        top = card_str(self.discard[-1]) if self.discard else "--"
+        lines.append(f"stock: {len(self.stock)}  discard pile: {len(self.discard)}  top: {top}")
+        if self.phase == CLAIM:
+            lines.append(f"May I? window on {top}: asking player_{self.claim_queue[0]}")
+        lines.append("table:" if self.table else "table: (empty)")
+        for i, m in enumerate(self.table):
+            lines.append(f"  [{i}] player_{m.owner} {m.kind}: {m.text()}")
+        for s in range(self.n):
+            mark = "*" if s == actor else " "
+            info = f"{mark}player_{s}: {self.hand_size(s):2d} cards  score {self.scores[s]:4d}"
+            info += "  melded" if self.melded[s] else ""
+            if viewer is None or viewer == s:
+                info += "  hand: " + cards_str(counts_to_list(self.hands[s]))
+            lines.append(info)
+        if self.is_deal_over:
+            lines.append("deal over: " + ", ".join(
+                f"player_{s} {self.last_deal_delta[s]:+d}" for s in range(self.n))
+                + (f"  (player_{self.went_out} went out)" if self.went_out >= 0 else ""))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ conservation
+    def zone_counts(self) -> list[int]:
+        """Count of every card type over every zone (must equal the deck: cards conserved)."""
+        tot = [0] * NUM_TYPES
+        for h in self.hands:
+            for t in range(NUM_TYPES):
+                tot[t] += h[t]
+        for t in self.stock:
+            tot[t] += 1
+        for t in self.discard:
+            tot[t] += 1
+        for m in self.table:
+            for t in m.cards:
+                tot[t] += 1
+        return tot
+
+    def to_dict(self) -> dict[str, Any]:
+        from rummy_env.contract.scenario import state_to_dict
+
+        return state_to_dict(self)
+
+
+def shape_text(sh: Shape) -> str:
+    if sh[0] == "set":
+        from rummy_env.cards import RANK_TEXT
+
+        return f"meld set {RANK_TEXT[sh[1]]}x{sh[2]}"
+    _, suit, lo, hi = sh
+    from rummy_env.cards import RANK_TEXT, SUITS
+
+    def rt(p: int) -> str:
+        return RANK_TEXT[1 if p == 14 else p]
+
+    return f"meld run {SUITS[suit]} {rt(lo)}-{rt(hi)}"
+
+
+def action_text(a: Action) -> str:
+    """Text of a typed action: ``draw stock``, ``meld run H 4-7``, ``lay off 8H on 2`` ..."""
+    k = a[0]
+    if k == "draw_stock":
+        return "draw stock"
+    if k == "take_discard":
+        return "take discard"
+    if k == "dig":
+        return f"take discards {a[1]}"
+    if k in ("claim", "pass"):
+        return k
+    if k == "meld":
+        return shape_text(a[1])
+    if k == "lay_off":
+        _, t, m, low = a
+        return f"lay off {card_str(t)}{' low' if low else ''} on {m}"
+    if k == "swap":
+        return f"swap {card_str(a[1])} for joker on {a[2]}"
+    if k == "discard":
+        return f"discard {card_str(a[1])}"
+    raise ValueError(f"unknown action {a!r}")
+
+
+__all__ = [
+    "Action", "ContractGame", "ContractState", "action_text", "shape_text", "pos_type",
+    "shape_cards", "PHASES", "DRAW", "CLAIM", "PLAY", "DEAL_OVER", "GAME_OVER",
+]

@@ -1,0 +1,364 @@
+"""The shared PettingZoo AEC base of every rummy_env environment.
+
+A family (contract, Indian, manipulation, gin) plugs in through four hooks: ``_make_game``,
+``_new_state``, ``_state_from_dict`` and ``_make_encoder``/``_make_layout``. Everything else is
+here, once:
+
+* PettingZoo's usual guarantees, built in rather than stacked as wrappers (the wrapper stack
+  alone caps a do-nothing 4-player env near 26,000 steps/s): calls before ``reset`` raise a clear
+  error (order enforcement), an action outside ``Discrete(N)`` raises (bounds), and an illegal
+  action raises :class:`~rummy_env.errors.IllegalActionError` or, with
+  ``illegal_action="penalize"``, ends the episode with ``illegal_reward`` to the offender.
+* Observations ``{"observation": float32, "action_mask": int8}``: the acting agent's mask is
+  exactly the legal set (never empty); every other agent's is all zeros.
+* Rewards are the deal's score changes (negative penalty points for the contract family) times
+  ``reward_scale``, given when a deal ends; ``episode="deal"`` ends the episode there,
+  ``episode="game"`` plays every deal. ``max_turns`` maps to ``truncations``.
+* ``infos[agent]`` always holds the same numeric keys (``score``, ``place``, ``deals_played``),
+  so TorchRL can build a fixed spec; the final standings are there when the game ends.
+* ``get_state()`` / ``reset(options={"scenario": ...})``, ``copy.deepcopy`` and ``pickle`` keep the
+  position (no EzPickle: it would rebuild an empty env).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from rummy_env.errors import IllegalActionError, RuleConfigError
+
+EPISODES = ("deal", "game")
+ILLEGAL = ("raise", "penalize")
+
+
+class RummyAECEnv(AECEnv):
+    """Base class; see the module docstring. Subclasses set ``metadata``, ``preset`` and the hooks."""
+
+    metadata: dict[str, Any] = {"name": "rummy_base", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False, "render_fps": 1}
+    preset: Any = None
+    #: Env options (not rules), with their defaults.
+    ENV_OPTIONS = ("num_players", "episode", "render_mode", "max_turns", "illegal_action",
+                   "illegal_reward", "reward_scale", "deal")
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        episode: str = "deal",
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        reward_scale: float = 0.01,
+        deal: int | str = 1,
+        **rule_options: Any,
+    ) -> None:
+        """:param num_players: players, in the variant's range (default: the variant's own).
+        :param episode: ``"deal"`` (one deal per episode) or ``"game"`` (every deal).
+        :param render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"``
+            (prints it).
+        :param max_turns: turns (a player's draw to discard) before the episode is truncated;
+            default 300 per deal. Random play can cycle through reshuffles for very long, like
+            OpenSpiel's gin cap, so a generous cap keeps episodes finite.
+        :param illegal_action: ``"raise"`` (IllegalActionError) or ``"penalize"`` (the
+            offender gets ``illegal_reward`` and the episode ends, PettingZoo's convention).
+        :param reward_scale: reward = score change of a deal times this (penalty points are
+            negative rewards).
+        :param deal: which deal an ``episode="deal"`` episode plays: 1-based number, or
+            ``"random"`` (drawn from the seeded generator at each reset).
+        :param rule_options: rule fields by name (see the variant's rules class).
+        """
+        super().__init__()
+        preset = self.preset
+        self.rules = preset.with_overrides(**rule_options) if rule_options else preset
+        if num_players is None:
+            num_players = self.default_players()
+        if (not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool)
+                or not self.rules.min_players <= num_players <= self.rules.max_players):
+            raise RuleConfigError(
+                f"num_players={num_players!r} is invalid for {self.metadata['name']}; "
+                f"allowed: {self.rules.min_players}..{self.rules.max_players}"
+            )
+        if episode not in EPISODES:
+            raise RuleConfigError(f"episode={episode!r} is invalid; allowed: {', '.join(EPISODES)}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise RuleConfigError(f"render_mode={render_mode!r} is invalid; allowed: None, "
+                                  + ", ".join(self.metadata["render_modes"]))
+        if illegal_action not in ILLEGAL:
+            raise RuleConfigError(
+                f"illegal_action={illegal_action!r} is invalid; allowed: {', '.join(ILLEGAL)}")
+        num_deals = self.rules.num_deals
+        if not (deal == "random" or (isinstance(deal, int) and not isinstance(deal, bool)
+                                     and 1 <= deal <= num_deals)):
+            raise RuleConfigError(f"deal={deal!r} is invalid; allowed: 1..{num_deals} or 'random'")
+        if episode == "game" and deal != 1:
+            raise RuleConfigError("deal must be 1 when episode='game' (a game plays every deal)")
+        deals_per_episode = num_deals if episode == "game" else 1
+        if max_turns is None:
+            max_turns = 300 * deals_per_episode
+        if not isinstance(max_turns, int) or max_turns < 1:
+            raise RuleConfigError(f"max_turns={max_turns!r} is invalid; allowed: an int >= 1")
+        for name, v in (("reward_scale", reward_scale), ("illegal_reward", illegal_reward)):
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not np.isfinite(v):
+                raise RuleConfigError(f"{name}={v!r} is invalid; allowed: a finite number")
+        self.num_players = int(num_players)
+        self.episode = episode
+        self.render_mode = render_mode
+        self.max_turns = max_turns
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.reward_scale = float(reward_scale)
+        self.deal_option = deal
+        self.viewer: int | None = None  # seat whose hand render() shows (None: the actor)
+        self.game = self._make_game()
+        self.layout = self._make_layout()
+        self.encoder = self._make_encoder()
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.layout.n) for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, (self.encoder.state_layout.size,),
+                                      np.float32)
+        self._has_reset = False
+        self.np_random, _ = seeding.np_random(None)
+
+    # ----------------------------------------------------------------- family hooks
+    def default_players(self) -> int:
+        return 4 if self.rules.min_players <= 4 <= self.rules.max_players else self.rules.min_players
+
+    def _make_game(self) -> Any:
+        raise NotImplementedError
+
+    def _make_layout(self) -> Any:
+        raise NotImplementedError
+
+    def _make_encoder(self) -> Any:
+        raise NotImplementedError
+
+    def _new_state(self, deal: int) -> Any:
+        raise NotImplementedError
+
+    def _state_from_dict(self, d: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> gymnasium.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.Space:
+        return self.action_spaces[agent]
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for attributes that do not exist yet: explain the usual cause.
+        if name in ("rewards", "terminations", "truncations", "infos", "agent_selection",
+                    "agents", "_cumulative_rewards", "state_obj"):
+            raise AttributeError(f"{name} cannot be accessed before reset()")
+        raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
+
+    def _require_reset(self, what: str) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"{what}() called before reset(); call env.reset() first")
+
+    # ----------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode. ``options={"scenario": {...}}`` sets up a position (see
+        ``get_state``); cards it places nowhere are shuffled into the stock from ``seed``."""
+        if seed is not None or not self._has_reset:
+            self.np_random, _ = seeding.np_random(seed)
+        scenario = None
+        if options:
+            scenario = options.get("scenario")
+        if scenario is not None:
+            st = self._state_from_dict(scenario)
+        else:
+            deal = self.deal_option
+            if deal == "random":
+                deal = int(self.np_random.integers(self.rules.num_deals)) + 1
+            st = self._new_state(deal)
+        self.state_obj = st
+        self._has_reset = True
+        self._version = 0
+        self._obs_cache: dict[str, Any] = {}
+        self._turns_start = st.turn_number
+        self._turns_done = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._update_infos()
+        self._skip_agent_selection = None
+        if st.is_deal_over:
+            self._finish_deal()
+        self._select()
+
+    def _select(self) -> None:
+        cur = self.state_obj.current_player
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
+
+    def _update_infos(self) -> None:
+        st = self.state_obj
+        places = st.standings()
+        for a in self.agents:
+            i = self.agent_name_mapping[a]
+            self.infos[a] = {"score": st.scores[i], "place": places[i],
+                             "deals_played": st.deals_played}
+
+    # ----------------------------------------------------------------- step
+    def step(self, action: Any) -> None:
+        """Apply the acting agent's action (an int id of ``Discrete(N)``)."""
+        self._require_reset("step")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} is alive and must act; None is only for dead agents")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"action {action!r} is not an integer action id") from None
+        if not 0 <= a < self.layout.n:
+            raise IllegalActionError(f"action {a} is outside Discrete({self.layout.n})")
+        st = self.state_obj
+        typed = self.layout.decode(a)
+        if typed not in st.legal_actions():
+            if self.illegal_action == "penalize":
+                self._penalize(agent)
+                return
+            raise IllegalActionError(
+                f"{agent} played {a} ({self.layout.to_string(a)!r}), not legal in phase "
+                f"{st.phase!r}; legal: {self.legal_action_strings()[:12]}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        before = st.turn_number
+        st.apply(typed, self.np_random)
+        self._version += 1
+        if st.turn_number != before and not st.is_deal_over:
+            self._turns_done += 1
+        if st.is_deal_over:
+            self._finish_deal()
+        elif self._turns_done >= self.max_turns:
+            for x in self.agents:
+                self.truncations[x] = True
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish_deal(self) -> None:
+        st = self.state_obj
+        for x in self.agents:
+            self.rewards[x] = -st.last_deal_delta[self.agent_name_mapping[x]] * self.reward_scale
+        if self.episode == "game" and not st.is_terminal:
+            st.next_deal(self.np_random)
+            self._update_infos()
+            return
+        self._update_infos()
+        for x in self.agents:
+            self.terminations[x] = True
+
+    def _penalize(self, agent: str) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.rewards[agent] = self.illegal_reward
+        for x in self.agents:
+            self.terminations[x] = True
+        self._version += 1
+        self._accumulate_rewards()
+
+    # ----------------------------------------------------------------- observe
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` of ``agent`` (its mask is zero unless it acts)."""
+        self._require_reset("observe")
+        key = (agent, self._version)
+        cached = self._obs_cache.get(agent)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        seat = self.agent_name_mapping[agent]
+        st = self.state_obj
+        obs = self.encoder.observe(st, seat)
+        if (st.current_player == seat and not self.terminations[agent]
+                and not self.truncations[agent]):
+            mask = self.layout.mask(st.legal_actions())
+        else:
+            mask = np.zeros(self.layout.n, dtype=np.int8)
+        out = {"observation": obs, "action_mask": mask}
+        self._obs_cache[agent] = (key, out)
+        return out
+
+    def state(self) -> np.ndarray:
+        """Full information (every hand and the stock's contents) for centralised critics."""
+        self._require_reset("state")
+        return self.encoder.state(self.state_obj)
+
+    def action_mask(self) -> np.ndarray:
+        """The acting agent's mask (int8)."""
+        return self.observe(self.agent_selection)["action_mask"]
+
+    # ----------------------------------------------------------------- actions as text
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids of the acting agent."""
+        self._require_reset("legal_actions")
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            return []
+        enc = self.layout.encode
+        return sorted(enc(a) for a in self.state_obj.legal_actions())
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.layout.to_string(a) for a in self.legal_actions()]
+
+    def action_to_string(self, action: int) -> str:
+        """Text of an action id (``draw stock``, ``meld run H 4-7``, ``discard QS`` ...)."""
+        return self.layout.to_string(int(action))
+
+    def string_to_action(self, text: str) -> int:
+        """Action id of a text (case and ``T``/``10`` spelling free); IllegalActionError if none."""
+        return self.layout.from_string(text)
+
+    # ----------------------------------------------------------------- positions
+    def get_state(self) -> dict[str, Any]:
+        """The full position as JSON-serialisable data with ``zones`` (each card once)."""
+        self._require_reset("get_state")
+        return self.state_obj.to_dict()
+
+    def render_text(self, viewer: int | None = None) -> str:
+        """The table as text, showing the hand of ``viewer`` (None: every hand)."""
+        self._require_reset("render")
+        return self.state_obj.render_text(viewer)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        self._require_reset("render")
+        viewer = self.viewer
+        if viewer is None:
+            cur = self.state_obj.current_player
+            viewer = cur if cur >= 0 else None
+        text = self.state_obj.render_text(viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"{self.metadata['name']}(num_players={self.num_players}, episode={self.episode!r})"
+

@@ -1,0 +1,29 @@
+"""The contract-family environment: ``RummyAECEnv`` over the contract rules engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummy_env.contract.codec import ContractEncoder, build_action_layout
+from rummy_env.contract.scenario import state_from_dict
+from rummy_env.contract.state import ContractGame, ContractState
+from rummy_env.envs.base import RummyAECEnv
+
+
+class ContractEnv(RummyAECEnv):
+    """AEC environment of one contract-family preset (``preset`` set by the variant module)."""
+
+    def _make_game(self) -> ContractGame:
+        return ContractGame(self.rules, self.num_players)
+
+    def _make_layout(self) -> Any:
+        return build_action_layout(self.game)
+
+    def _make_encoder(self) -> ContractEncoder:
+        return ContractEncoder(self.game)
+
+    def _new_state(self, deal: int) -> ContractState:
+        return self.game.new_state(self.np_random, first_deal=deal)
+
+    def _state_from_dict(self, d: dict[str, Any]) -> ContractState:
+        return state_from_dict(self.game, d, self.np_random)
