@@ -101,64 +101,78 @@ class ContractEncoder:
             len(k.sets), len(k.runs), min(k.sets, default=0) / 10, min(k.runs, default=0) / 10,
             float(i + 1 in game.rules.whole_hand_deals), float(i + 1 in game.rules.contiguity_deals),
         ) for i, k in enumerate(game.rules.contracts)]
-        self._contract = np.array(c, dtype=np.float32)
+        self._contract = [list(x) for x in c]
+        self._num_deals = game.rules.num_deals
+        self._off = {name: p.start for name, p in self.layout.pieces.items()}
+        order = list(self.layout.pieces)
+        run = order[order.index("hand_size"):order.index("turn") + 1]
+        if run != ["hand_size", "melded", "scores", "claims_used", "to_move", "dealer", "phase",
+                   "deal", "contract", "turn"]:
+            raise AssertionError("observe() writes these pieces as one contiguous run")
 
     def observe(self, st: ContractState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
         g, n = self.game, self.game.num_players
-        s = self._s
+        o = self._off
         buf = np.zeros(self.size, dtype=np.float32)
-        buf[s["hand"]] = st.hands[seat]
+        buf[o["hand"]:o["hand"] + NUM_TYPES] = st.hands[seat]
         rel = [(seat + k) % n for k in range(n)]  # row k describes seat rel[k]
-        kn = s["known"].start
+        kn = o["known"]
         for k, p in enumerate(rel):
             if any(st.known[p]):
                 buf[kn + k * NUM_TYPES: kn + (k + 1) * NUM_TYPES] = st.known[p]
-        hs, md, sc, cu = (s[x].start for x in ("hand_size", "melded", "scores", "claims_used"))
-        for k, p in enumerate(rel):
-            buf[hs + k] = sum(st.hands[p]) / 20.0
-            buf[md + k] = st.melded[p]
-            buf[sc + k] = st.scores[p] / 100.0
-            buf[cu + k] = st.claims_used[p]
-        buf[s["to_move"].start + (st.to_move - seat) % n] = 1
-        buf[s["dealer"].start + (st.dealer - seat) % n] = 1
-        buf[s["phase"].start + PHASES.index(st.phase)] = 1
-        buf[s["deal"].start + st.deal - 1] = 1
-        buf[s["contract"]] = self._contract[st.deal - 1]
-        t0 = s["turn"].start
-        buf[t0] = st.contract_left is not None
-        buf[t0 + 1] = st.jokers_owed
-        buf[t0 + 2] = st.phase == PLAY and st._can_layoff_now(st.to_move)
-        buf[t0 + 3] = st.turn_number / 100.0
+        # The small pieces from "hand_size" to "claim" are contiguous: build them as one list.
+        head = [sum(st.hands[p]) / 20.0 for p in rel]
+        head += [float(st.melded[p]) for p in rel]
+        head += [st.scores[p] / 100.0 for p in rel]
+        head += [float(st.claims_used[p]) for p in rel]
+        onehot = [0.0] * n
+        onehot[(st.to_move - seat) % n] = 1.0
+        head += onehot
+        onehot = [0.0] * n
+        onehot[(st.dealer - seat) % n] = 1.0
+        head += onehot
+        ph = [0.0] * len(PHASES)
+        ph[PHASES.index(st.phase)] = 1.0
+        head += ph
+        dl = [0.0] * self._num_deals
+        dl[st.deal - 1] = 1.0
+        head += dl
+        head += self._contract[st.deal - 1]
+        head += [float(st.contract_left is not None), float(st.jokers_owed),
+                 float(st.phase == PLAY and st._can_layoff_now(st.to_move)),
+                 st.turn_number / 100.0]
+        buf[o["hand_size"]:o["hand_size"] + len(head)] = head
         if st.obligation >= 0:
-            buf[s["obligation"].start + st.obligation] = 1
+            buf[o["obligation"] + st.obligation] = 1
         if st.forbidden >= 0:
-            buf[s["forbidden"].start + st.forbidden] = 1
+            buf[o["forbidden"] + st.forbidden] = 1
         if st.phase == CLAIM:
-            c0 = s["claim"].start
-            buf[c0] = st.claim_queue[0] == seat
+            buf[o["claim"]] = st.claim_queue[0] == seat
             if st.last_claimer >= 0:
-                buf[c0 + 1 + (st.last_claimer - seat) % n] = 1
+                buf[o["claim"] + 1 + (st.last_claimer - seat) % n] = 1
         total = g.total_cards
-        buf[s["stock_size"].start] = len(st.stock) / total
-        buf[s["discard_size"].start] = len(st.discard) / total
+        buf[o["stock_size"]] = len(st.stock) / total
+        buf[o["discard_size"]] = len(st.discard) / total
         if st.discard:
-            buf[s["discard_top"].start + st.discard[-1]] = 1
+            buf[o["discard_top"] + st.discard[-1]] = 1
             by = st.discarder[-1]
-            buf[s["discard_top_by"].start + ((by - seat) % n if by >= 0 else n)] = 1
-            dc = s["discard_counts"].start
-            for t in st.discard:
-                buf[dc + t] += 1
-            if "discard_order" in s:
-                do = s["discard_order"].start
-                for depth, t in enumerate(reversed(st.discard)):
-                    buf[do + depth * NUM_TYPES + t] = 1
-        mo, mk, mc, mj = (s[x].start for x in ("meld_owner", "meld_kind", "meld_cards", "meld_jokers"))
-        for i, m in enumerate(st.table):
-            buf[mo + i * n + (m.owner - seat) % n] = 1
-            buf[mk + i * 2 + (m.kind == "run")] = 1
-            for c, t in zip(m.cards, m.stands):
-                buf[(mj if c == JOKER else mc) + i * 52 + t] += 1
+            buf[o["discard_top_by"] + ((by - seat) % n if by >= 0 else n)] = 1
+            buf[o["discard_counts"]:o["discard_counts"] + NUM_TYPES] = np.bincount(
+                st.discard, minlength=NUM_TYPES)
+            if "discard_order" in o:
+                pile = st.discard[::-1]
+                idx = np.arange(len(pile)) * NUM_TYPES + np.asarray(pile)
+                buf[o["discard_order"] + idx] = 1
+        if st.table:
+            mo, mk, mc, mj = o["meld_owner"], o["meld_kind"], o["meld_cards"], o["meld_jokers"]
+            idx = []
+            for i, m in enumerate(st.table):
+                idx.append(mo + i * n + (m.owner - seat) % n)
+                idx.append(mk + i * 2 + (m.kind == "run"))
+                for c, t in zip(m.cards, m.stands):
+                    idx.append((mj if c == JOKER else mc) + i * 52 + t)
+            np.add.at(buf, idx, 1)
         return buf
 
     def state(self, st: ContractState) -> np.ndarray:

@@ -241,11 +241,14 @@ def allocate(
             out.append((cards, list(slots)))
             continue
         _, rank, size = sh
+        # What later runs still need of this rank (beyond the natural each already reserved),
+        # so the set takes the suits they do not need.
         later_need = [0] * 4
-        for later in shapes[i + 1:]:
+        for j in range(i + 1, n):
+            later = shapes[j]
             if later[0] == "run":
                 for t in _run_slot_types(later):
-                    if rank_of(t) == rank:
+                    if rank_of(t) == rank and t not in fills[j]:
                         later_need[suit_of(t)] += 1
         naturals = list(fills[i])
         suits_order = sorted(
@@ -355,44 +358,79 @@ def _slot_types(sh: Shape) -> tuple[int, ...]:
 
 class _Deficit:
     """Incremental lower bound on the jokers a list of shapes needs together: runs by exact
-    type, sets by rank from what the runs leave (the per-rank deficits are summed)."""
+    type, sets by rank from what the runs leave, summed over ranks. A rank touched by one shape
+    only contributes that shape's own deficit (precomputed); only ranks that two chosen shapes
+    share are recomputed, which keeps the search cheap on large hands."""
 
-    __slots__ = ("counts", "run_need", "set_need", "per_rank", "total")
+    __slots__ = ("counts", "run_need", "set_need", "per_rank", "refs", "total", "_own")
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.counts = counts
         self.run_need = [0] * 52
         self.set_need = [0] * 14
         self.per_rank = [0] * 14
+        self.refs = [0] * 14
         self.total = 0
+        self._own: dict[Shape, tuple[tuple[int, int], ...]] = {}
 
     def _rank(self, r: int) -> int:
         c, rn = self.counts, self.run_need
         d = 0
         spare = 0
-        for s in range(4):
-            t = s * 13 + r - 1
-            if rn[t] > c[t]:
-                d += rn[t] - c[t]
+        for t in (r - 1, r + 12, r + 25, r + 38):
+            need, have = rn[t], c[t]
+            if need > have:
+                d += need - have
             else:
-                spare += c[t] - rn[t]
+                spare += have - need
         if self.set_need[r] > spare:
             d += self.set_need[r] - spare
         return d
 
+    def own(self, sh: Shape) -> tuple[tuple[int, int], ...]:
+        """``(rank, deficit)`` of a shape alone, per rank it touches."""
+        v = self._own.get(sh)
+        if v is None:
+            c = self.counts
+            if sh[0] == "run":
+                per: dict[int, int] = {}
+                for t in _slot_types(sh):
+                    r = t % 13 + 1
+                    per[r] = per.get(r, 0) + (1 if c[t] < 1 + (per.get(-t, 0)) else 0)
+                    per[-t] = per.get(-t, 0) + 1  # a full run wants two copies of its ace
+                v = tuple((r, d) for r, d in per.items() if r > 0)
+            else:
+                r = sh[1]
+                nat = c[r - 1] + c[r + 12] + c[r + 25] + c[r + 38]
+                v = ((r, max(0, sh[2] - nat)),)
+            self._own[sh] = v
+        return v
+
+    def standalone(self, sh: Shape) -> int:
+        return sum(d for _, d in self.own(sh))
+
     def add(self, sh: Shape, sign: int) -> None:
         if sh[0] == "run":
-            ranks = set()
+            rn = self.run_need
             for t in _slot_types(sh):
-                self.run_need[t] += sign
-                ranks.add(t % 13 + 1)
+                rn[t] += sign
         else:
             self.set_need[sh[1]] += sign * sh[2]
-            ranks = {sh[1]}
-        for r in ranks:
-            new = self._rank(r)
-            self.total += new - self.per_rank[r]
-            self.per_rank[r] = new
+        refs, per_rank = self.refs, self.per_rank
+        own = self._own.get(sh) or self.own(sh)
+        total = self.total
+        for r, d in own:
+            k = refs[r] + sign
+            refs[r] = k
+            if k == 0:
+                new = 0
+            elif k == 1 and sign > 0:
+                new = d
+            else:
+                new = self._rank(r)
+            total += new - per_rank[r]
+            per_rank[r] = new
+        self.total = total
 
 
 def contract_options(
@@ -432,14 +470,22 @@ def contract_options(
     result: dict[Shape, tuple[Shape, ...]] = {}
     chosen: list[Shape] = []
     deficit = _Deficit(counts)
+    # Per requirement: (shape, cards, own deficit), dropping shapes short of jokers alone.
+    table = {
+        k: [(sh, shape_cards(sh), deficit.standalone(sh)) for sh in v]
+        for k, v in cands.items()
+    }
+    table = {k: [c for c in v if c[2] <= jokers] for k, v in table.items()}
+    if any(not v for v in table.values()):
+        return {}
     # Stop as soon as every candidate shape has a completion.
-    pending = {sh for k in cands for sh in cands[k]}
+    pending = {c[0] for v in table.values() for c in v}
+    run_rules = rules.contract_runs_distinct or ctx.contiguity
+    laid_runs = [x for x in laid if x[0] == "run"]
 
     def ok_with(sh: Shape) -> bool:
-        if sh[0] != "run":
-            return True
-        for other in list(laid) + [c for c in chosen if c[0] == "run"]:
-            if other[0] != "run" or other[1] != sh[1]:
+        for other in laid_runs + [c for c in chosen if c[0] == "run"]:
+            if other[1] != sh[1]:
                 continue
             if rules.contract_runs_distinct:
                 return False
@@ -458,8 +504,11 @@ def contract_options(
                 return True
         return False
 
+    nlev = len(order)
+    start_at = [0] * (nlev + 1)  # index to start from at each level (same-kind de-duplication)
+
     def rec(i: int, used: int) -> None:
-        if i == len(order):
+        if i == nlev:
             combo = tuple(chosen)
             if ctx.whole_hand and used != hand_size:
                 return
@@ -476,20 +525,23 @@ def contract_options(
                             pending.discard(sh)
             return
         key = order[i]
-        prev = chosen[-1] if i > 0 and order[i - 1] == key else None
-        for sh in cands[key]:
+        lst = table[key]
+        first = start_at[i] if i > 0 and order[i - 1] == key else 0
+        room = hand_size - used - min_left[i + 1]
+        budget = jokers - deficit.total
+        is_run = key[0] == "run"
+        for j in range(first, len(lst)):
             if not pending:
                 return
-            if prev is not None and sh < prev:
-                continue  # same requirement kind: visit each combination once
-            size = shape_cards(sh)
-            if used + size + min_left[i + 1] > hand_size:
-                continue
-            if not ok_with(sh):
+            sh, size, own = lst[j]
+            if size > room or own > budget:
+                continue  # too many cards, or its own missing cards exceed the jokers left
+            if is_run and run_rules and not ok_with(sh):
                 continue
             chosen.append(sh)
             deficit.add(sh, 1)
             if deficit.total <= jokers:
+                start_at[i + 1] = j  # the next meld of the same kind starts here
                 rec(i + 1, used + size)
             deficit.add(sh, -1)
             chosen.pop()

@@ -612,8 +612,15 @@ class ContractState:
         hand = self.hands[seat]
         ctx = self.contract_ctx()
         fill = allocate([shape] + combo, hand, self.rules, ctx.whole_hand, self.obligation)
-        assert fill is not None, "contract_options promised a completion"
-        cards, stands = fill[0]
+        if fill is not None:
+            cards, stands = fill[0]
+        else:
+            # The completion's own order always fills (contract_options checked it).
+            full = list(opts[shape])
+            fill = allocate(full, hand, self.rules, ctx.whole_hand, self.obligation)
+            if fill is None:
+                raise RuntimeError(f"engine error: no fill for {full} from the hand")
+            cards, stands = fill[full.index(shape)]
         for c in cards:
             hand[c] -= 1
             if self.known[seat][c]:
