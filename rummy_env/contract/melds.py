@@ -145,13 +145,12 @@ def shape_of(rules: ContractRules, cards: Sequence[int], stands: Sequence[int]) 
     if len(suits) != 1:
         return None
     suit = suits.pop()
-    lowest = 1 if rules.aces_low else 2
-    for lo in (1, 2) if rules.aces_low else (2,):
-        pos = list(range(lo, lo + len(cards)))
-        if pos[-1] > 14 or lo < lowest:
-            continue
-        if all(pos_type(suit, p) == s for p, s in zip(pos, stands)):
-            return ("run", suit, pos[0], pos[-1])
+    lo = rank_of(stands[0])  # a run starting with an ace starts low (C-3)
+    hi = lo + len(cards) - 1
+    if (lo == 1 and not rules.aces_low) or hi > 14:
+        return None
+    if all(pos_type(suit, p) == s for p, s in zip(range(lo, hi + 1), stands)):
+        return ("run", suit, lo, hi)
     return None
 
 
@@ -452,6 +451,16 @@ def contract_options(
     rules = ctx.rules
     hand_size = sum(counts)
     jokers = counts[JOKER]
+    if ctx.whole_hand:
+        # CR-13: every natural lies in a run of its suit, each run holds a type at most once
+        # (an ace twice only in the full run) and at most 14 cards: cheap refusals first.
+        runs = sum(1 for k, _ in reqs if k == "run")
+        if any(k != "run" for k, _ in reqs) or hand_size > 14 * runs:
+            return {}
+        if sum(1 for s in range(4) if any(counts[s * 13:(s + 1) * 13])) > runs:
+            return {}
+        if any(counts[t] > (2 * runs if t % 13 == 0 else runs) for t in range(52)):
+            return {}
     # Runs first (they need exact cards), larger minimums first within a kind.
     order = sorted(reqs, key=lambda r: (r[0] != "run", -r[1]))
     cands: dict[tuple[str, int], list[Shape]] = {}

@@ -146,7 +146,7 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
     st = ContractState(game)
     deal = d.get("deal", 1)
-    if not isinstance(deal, int) or not 1 <= deal <= rules.num_deals:
+    if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= rules.num_deals:
         raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
     st.deal = deal
     st.dealer = _seat(d.get("dealer", int(rng.integers(n))), n, "dealer")
@@ -168,6 +168,8 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
                 st.hands[s][t] += 1
                 placed[t] += 1
     table: list[TableMeld] = []
+    if not isinstance(d.get("table", []), (list, tuple)):
+        raise ScenarioError("scenario table must be a list of melds")
     for i, m in enumerate(d.get("table", [])):
         if not isinstance(m, dict) or "cards" not in m or "owner" not in m:
             raise ScenarioError(f"scenario table[{i}] must be a dict with 'owner' and 'cards'")
@@ -242,8 +244,14 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         raise ScenarioError("scenario melded must be a list of seats")
     for s in melded:
         st.melded[_seat(s, n, "melded[]")] = True
+    turn = d.get("turn", {})
+    if not isinstance(turn, dict):
+        raise ScenarioError("scenario turn must be a dict")
+    in_progress = turn.get("contract_left") is not None
     for m in table:
-        if not st.melded[m.owner]:
+        # A contract being laid this turn (turn.contract_left) puts melds down before the
+        # seat counts as melded.
+        if not st.melded[m.owner] and not (in_progress and m.owner == st.to_move):
             raise ScenarioError(f"scenario table meld owned by seat {m.owner}, who has not melded")
     if "claims_used" in d:
         st.claims_used = _int_list(d["claims_used"], n, "claims_used")
@@ -259,9 +267,32 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if "deal_delta" in d:
         st.deal_delta = _int_list(d["deal_delta"], n, "deal_delta")
     st.deals_played = int(d.get("deals_played", deal - 1))
-    turn = d.get("turn", {})
-    if not isinstance(turn, dict):
-        raise ScenarioError("scenario turn must be a dict")
+    try:
+        _load_turn(st, turn, n)
+    except ScenarioError:
+        raise
+    except (TypeError, ValueError, KeyError, CardParseError) as e:
+        raise ScenarioError(f"scenario turn is malformed: {e}") from None
+    st.phase = phase
+    if phase == "claim":
+        if not rules.may_i:
+            raise ScenarioError(f"scenario phase 'claim' but {rules.name} has no May I? claims")
+        if not st.claim_queue or st.to_move in st.claim_queue or not st.discard:
+            raise ScenarioError("scenario phase 'claim' needs turn.claim_queue (seats to ask, "
+                                "not the player to move) and a discard to claim")
+    if not -1 <= st.last_claimer < n:
+        raise ScenarioError(f"scenario turn.last_claimer={st.last_claimer} must be -1 or a seat")
+    if phase == "play" and "hands" in d and "turn" not in d:
+        pass  # a play-phase scenario: the player to move has drawn already
+    if sum(st.zone_counts()) != game.total_cards:
+        raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if phase in ("draw", "play") and not st.legal_actions():
+        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
+    return st
+
+
+def _load_turn(st: ContractState, turn: dict[str, Any], n: int) -> None:
+    """Turn sub-state of a scenario (see the schema)."""
     st.turn_number = int(turn.get("number", 1))
     st.melded_turn = [(-1 if not st.melded[s] else 0) for s in range(n)]
     if "melded_turn" in turn:
@@ -278,13 +309,3 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     st.went_out = int(turn.get("went_out", -1))
     if "last_deal_delta" in turn:
         st.last_deal_delta = _int_list(turn["last_deal_delta"], n, "turn.last_deal_delta")
-    st.phase = phase
-    if phase == "claim" and not st.claim_queue:
-        raise ScenarioError("scenario phase 'claim' needs turn.claim_queue (seats to ask)")
-    if phase == "play" and "hands" in d and "turn" not in d:
-        pass  # a play-phase scenario: the player to move has drawn already
-    if sum(st.zone_counts()) != game.total_cards:
-        raise ScenarioError("scenario does not hold every card of the packs exactly once")
-    if phase in ("draw", "play") and not st.legal_actions():
-        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
-    return st

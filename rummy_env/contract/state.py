@@ -376,21 +376,24 @@ class ContractState:
 
     def _can_place(self, hand: Sequence[int], t: int, table: Sequence[TableMeld]) -> bool:
         """Can a card of type ``t`` reach the table this turn from ``hand`` (which holds it),
-        through lay-offs and swaps? (SP-4 obligations.) Searches lay-off sequences, which are
-        few: only cards of ``t``'s suit, jokers, and swaps matter."""
-        return self._place_search(list(hand), t, [m.copy() for m in table], 0)
+        through any number of lay-offs and swaps? (SP-4 obligations.) Only moves that can
+        matter are tried: lay-offs on runs of ``t``'s suit and joker swaps. The search ends:
+        every move takes a card from the hand or turns a table joker into a natural."""
+        return self._place_search(list(hand), t, [m.copy() for m in table], set())
 
-    def _place_search(self, hand: list[int], t: int, table: list[TableMeld], depth: int) -> bool:
+    def _place_search(self, hand: list[int], t: int, table: list[TableMeld],
+                      seen: set[tuple]) -> bool:
+        key = (tuple(hand), tuple(tuple(m.cards) for m in table))
+        if key in seen:
+            return False
+        seen.add(key)
         acts = self._layoffs(hand, table)
         if self.rules.joker_swap:
             acts += self._swaps(hand, table)
         for a in acts:
             if a[1] == t:
                 return True
-        if depth >= 3:
-            return False
         for a in acts:
-            # Only steps that can bring t's position closer: same-suit cards and jokers on runs.
             if a[0] == "lay_off":
                 m = table[a[2]]
                 if m.kind != "run" or m.key != suit_of(t) or t == JOKER:
@@ -398,7 +401,7 @@ class ContractState:
             h2 = list(hand)
             tb2 = [m.copy() for m in table]
             self._apply_place(h2, tb2, a)
-            if self._place_search(h2, t, tb2, depth + 1):
+            if self._place_search(h2, t, tb2, seen):
                 return True
         return False
 
@@ -603,7 +606,7 @@ class ContractState:
             self.to_move = (seat + 1) % self.n
             self._begin_turn()
             return
-        if sum(hand) == 0:
+        if self.phase == PLAY and sum(hand) == 0:
             self._go_out(seat)  # CR-6: laying off (or melding) the last card goes out
 
     def _apply_meld(self, seat: int, shape: Shape, opts: dict[Shape, tuple[Shape, ...]]) -> None:

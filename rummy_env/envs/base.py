@@ -22,6 +22,7 @@ here, once:
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium
@@ -144,10 +145,10 @@ class RummyAECEnv(AECEnv):
     def _make_encoder(self) -> Any:
         raise NotImplementedError
 
-    def _new_state(self, deal: int) -> Any:
+    def _new_state(self, deal: int, rng: np.random.Generator) -> Any:
         raise NotImplementedError
 
-    def _state_from_dict(self, d: dict[str, Any]) -> Any:
+    def _state_from_dict(self, d: dict[str, Any], rng: np.random.Generator) -> Any:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- spaces
@@ -172,18 +173,23 @@ class RummyAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode. ``options={"scenario": {...}}`` sets up a position (see
         ``get_state``); cards it places nowhere are shuffled into the stock from ``seed``."""
+        # Build the new position with a copy of the generator and keep both only if it is
+        # valid: a rejected scenario leaves the env exactly as it was.
         if seed is not None or not self._has_reset:
-            self.np_random, _ = seeding.np_random(seed)
+            rng, _ = seeding.np_random(seed)
+        else:
+            rng = copy.deepcopy(self.np_random)
         scenario = None
         if options:
             scenario = options.get("scenario")
         if scenario is not None:
-            st = self._state_from_dict(scenario)
+            st = self._state_from_dict(scenario, rng)
         else:
             deal = self.deal_option
             if deal == "random":
-                deal = int(self.np_random.integers(self.rules.num_deals)) + 1
-            st = self._new_state(deal)
+                deal = int(rng.integers(self.rules.num_deals)) + 1
+            st = self._new_state(deal, rng)
+        self.np_random = rng
         self.state_obj = st
         self._has_reset = True
         self._version = 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from rummy_env.contract.codec import ContractEncoder, build_action_layout
 from rummy_env.contract.scenario import state_from_dict
 from rummy_env.contract.state import ContractGame, ContractState
@@ -22,8 +24,8 @@ class ContractEnv(RummyAECEnv):
     def _make_encoder(self) -> ContractEncoder:
         return ContractEncoder(self.game)
 
-    def _new_state(self, deal: int) -> ContractState:
-        return self.game.new_state(self.np_random, first_deal=deal)
+    def _new_state(self, deal: int, rng: np.random.Generator) -> ContractState:
+        return self.game.new_state(rng, first_deal=deal)
 
-    def _state_from_dict(self, d: dict[str, Any]) -> ContractState:
-        return state_from_dict(self.game, d, self.np_random)
+    def _state_from_dict(self, d: dict[str, Any], rng: np.random.Generator) -> ContractState:
+        return state_from_dict(self.game, d, rng)

@@ -1,0 +1,490 @@
+"""An independent, brute-force reference for the legal actions of the contract-family engine.
+
+Used by ``test_masks_bruteforce.py`` to check the engine's masks. It deliberately shares no code
+with the engine's search (``rummy_env/contract/melds.py``: ``contract_options``, ``allocate``,
+``layoff_natural_pos``, ``joker_layoff_stand`` ...). It reads only the rules' fields, the
+state's public attributes and the card helpers of ``rummy_env.cards``; everything else is
+brute force over physical cards and a plain validity check of a meld given its cards and what
+each joker stands for.
+
+Rules encoded (RULES.md ids):
+
+* C-3 / CR-4 / SP-3 meld validity: :func:`valid_set`, :func:`valid_run`.
+* CR-3 / CR-5 / SP-3 / MI-2 / CR-9 / CR-13 / SP-4 contract completions: :func:`contract_shapes`.
+* CR-10 lay-offs, CR-8 joker swaps: :func:`single_layoffs`, :func:`single_swaps`.
+* SP-4 "can this card reach the table this turn": :func:`can_place`.
+* The whole legal set of the acting seat: :func:`reference_legal`.
+
+Engine conventions the reference follows (documented in the variant docstrings and the
+action-tuple brief): a joker laid off on a set stands for the first suit (C D H S) the set
+lacks, or clubs when it holds all four; a natural card's lay-off action always has
+``low=False`` (an ace that fits both ends of a 2..K run is one action); a joker lay-off on a run
+names its end (``low=True`` for the low end); a swap is offered only when a joker lay-off is
+possible afterwards; a freed joker (``jokers_owed``) or a dig obligation blocks the discard and
+every lay-off must keep it placeable.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from rummy_env.cards import JOKER, card, rank_of, suit_of
+
+# A reference meld: (kind, key, lo, cards, stands); runs list cards low to high from ``lo``;
+# sets have lo = 0. ``stands`` gives the natural type each card stands for.
+
+
+def pos_type(suit: int, pos: int) -> int:
+    """Natural type at run position ``pos`` (1 = low ace, 2..13, 14 = high ace)."""
+    return suit * 13 + (pos - 1) % 13
+
+
+# ============================================================================ validity
+def valid_set(rules, rank: int, cards, stands) -> bool:
+    """C-2, CR-4, SP-3, C-4: a set of one rank, 3+ cards, at least one natural, at most
+    ``set_max`` cards, distinct suits (the stated suit of a joker counting) where required."""
+    n = len(cards)
+    if n < 3 or len(stands) != n:
+        return False
+    for c, s in zip(cards, stands):
+        if not 0 <= s < 52 or rank_of(s) != rank:
+            return False
+        if c != JOKER and c != s:
+            return False
+    if all(c == JOKER for c in cards):
+        return False
+    if rules.set_max is not None and n > rules.set_max:
+        return False
+    if rules.set_distinct_suits and len({suit_of(s) for s in stands}) != n:
+        return False
+    return True
+
+
+def valid_run(rules, suit: int, lo: int, cards, stands) -> bool:
+    """C-2, C-3, CR-4, SP-3: consecutive positions of one suit inside 1..14 (1 only when aces
+    are low), each card the natural of its position or a joker standing for it, at least one
+    natural; the only run holding both aces is the full 14-card run."""
+    n = len(cards)
+    if n < 3 or len(stands) != n:
+        return False
+    hi = lo + n - 1
+    lowest = 1 if rules.aces_low else 2
+    if lo < lowest or hi > 14:
+        return False
+    if lo == 1 and hi == 14 and n != 14:  # (automatic for a span, kept for clarity)
+        return False
+    for i, (c, s) in enumerate(zip(cards, stands)):
+        if s != pos_type(suit, lo + i):
+            return False
+        if c != JOKER and c != s:
+            return False
+    if all(c == JOKER for c in cards):
+        return False
+    return True
+
+
+def valid_meld(rules, m) -> bool:
+    kind, key, lo, cards, stands = m
+    if kind == "set":
+        return valid_set(rules, key, cards, stands)
+    return valid_run(rules, key, lo, cards, stands)
+
+
+def table_of(state):
+    """The state's table as reference melds (from public TableMeld attributes)."""
+    out = []
+    for m in state.table:
+        lo = m.lo if m.kind == "run" else 0
+        out.append((m.kind, m.key, lo, tuple(m.cards), tuple(m.stands)))
+    return tuple(out)
+
+
+# ============================================================================ contract
+def _contiguous(a, b) -> bool:
+    """CR-9: two runs (shapes) of one suit that would join into one longer run."""
+    return a[1] == b[1] and (a[3] + 1 == b[2] or b[3] + 1 == a[2])
+
+
+def _set_candidates(rules, hand, rank: int, minimum: int, exact: bool):
+    """Every (shape, usage) of a set of ``rank`` from ``hand``: brute force over how many
+    naturals of each suit and how many jokers it takes; jokers stand for missing suits."""
+    out = []
+    nat_types = [card(rank, s) for s in range(4)]
+    per_suit_max = [hand[t] for t in nat_types]
+    if rules.set_distinct_suits:
+        per_suit_max = [min(1, k) for k in per_suit_max]
+    for ks in product(*[range(k + 1) for k in per_suit_max]):
+        nat = sum(ks)
+        if nat == 0:
+            continue
+        for j in range(hand[JOKER] + 1):
+            size = nat + j
+            if size < minimum or (exact and size != minimum):
+                continue
+            cards, stands = [], []
+            for s, k in enumerate(ks):
+                cards += [nat_types[s]] * k
+                stands += [nat_types[s]] * k
+            held = {s for s, k in enumerate(ks) if k}
+            free = [s for s in range(4) if s not in held]
+            for i in range(j):
+                cards.append(JOKER)
+                stands.append(card(rank, free[i] if i < len(free) else 0))
+            if not valid_set(rules, rank, cards, stands):
+                continue
+            usage = {}
+            for c in cards:
+                usage[c] = usage.get(c, 0) + 1
+            out.append((("set", rank, size), tuple(sorted(usage.items()))))
+    return out
+
+
+def _run_candidates(rules, hand, minimum: int, exact: bool, whole_left: int | None):
+    """Every (shape, usage) of a run from ``hand``: each span of each suit, each choice of
+    positions filled by jokers (the rest by their naturals)."""
+    out = []
+    jokers = hand[JOKER]
+    lowest = 1 if rules.aces_low else 2
+    for suit in range(4):
+        for lo in range(lowest, 15):
+            for hi in range(lo + minimum - 1, 15):
+                n = hi - lo + 1
+                if exact and n != minimum:
+                    break
+                if whole_left is not None and n != whole_left:
+                    continue
+                positions = list(range(lo, hi + 1))
+                for jk in range(0, min(jokers, n) + 1):
+                    for jpos in combinations(positions, jk):
+                        js = set(jpos)
+                        cards = [JOKER if p in js else pos_type(suit, p) for p in positions]
+                        need = {}
+                        for c in cards:
+                            need[c] = need.get(c, 0) + 1
+                        if any(hand[c] < k for c, k in need.items()):
+                            continue
+                        stands = [pos_type(suit, p) for p in positions]
+                        if not valid_run(rules, suit, lo, cards, stands):
+                            continue
+                        out.append((("run", suit, lo, hi), tuple(sorted(need.items()))))
+    return out
+
+
+def _fits(hand, usage) -> bool:
+    return all(hand[c] >= k for c, k in usage)
+
+
+def contract_shapes(state, hand, must_cover: int = -1) -> set:
+    """Shapes that occur in at least one full completion of the remaining contract from
+    ``hand`` (53 counts). Brute force: choose, requirement by requirement, a candidate meld
+    (a shape and the physical cards it uses) from the cards left, in a canonical order among
+    equal requirements, and keep the shapes of every choice that completes the whole contract
+    (CR-3 exact sizes or MI-2/SP-3 larger melds, CR-9 contiguity, SP-3 distinct run suits,
+    CR-13 whole hand, SP-4 obligation covered)."""
+    rules = state.rules
+    deal = state.deal
+    contract = rules.contracts[deal - 1]
+    whole = deal in rules.whole_hand_deals
+    contig = deal in rules.contiguity_deals
+    exact = rules.exact_contract_sizes and not whole
+    if state.contract_left is not None:
+        reqs = [tuple(r) for r in state.contract_left]
+        laid = [tuple(s) for s in state.contract_laid]
+    else:
+        reqs = [("set", s) for s in contract.sets] + [("run", s) for s in contract.runs]
+        laid = []
+    reqs.sort()
+    if not reqs:
+        return set()
+    hand = list(hand)
+    # Every candidate meld of each requirement from the full hand; a deeper level keeps those
+    # that still fit the cards left (a meld from fewer cards is a meld from more).
+    cands = {}
+    for req in set(reqs):
+        kind, minimum = req
+        if kind == "set":
+            lst = []
+            for rank in range(1, 14):
+                lst += _set_candidates(rules, hand, rank, minimum, exact)
+        else:
+            lst = _run_candidates(rules, hand, minimum, exact, None)
+        cands[req] = sorted(set(lst))
+
+    def ok_pair(a, b) -> bool:
+        if a[0] != "run" or b[0] != "run":
+            return True
+        if contig and _contiguous(a, b):
+            return False
+        if rules.contract_runs_distinct and a[1] == b[1]:
+            return False
+        return True
+
+    memo = {}
+    END = ("end",)
+
+    def rec(i, chosen, prev_key, covered):
+        """Shapes of levels >= i over every completion of this prefix (END if i == last+1)."""
+        if i == len(reqs):
+            if whole and sum(hand) != 0:
+                return frozenset()
+            if must_cover >= 0 and not covered:
+                return frozenset()
+            return frozenset([END])
+        runs_key = tuple(sorted(s for s in chosen if s[0] == "run"))
+        mkey = (i, tuple(hand), runs_key, prev_key if reqs[i - 1] == reqs[i] else None, covered)
+        if mkey in memo:
+            return memo[mkey]
+        acc = set()
+        last = i == len(reqs) - 1
+        for key in cands[reqs[i]]:
+            shape, usage = key
+            if i > 0 and reqs[i - 1] == reqs[i] and key < prev_key:
+                continue
+            if last and shape in acc:
+                continue
+            if not _fits(hand, usage):
+                continue
+            if any(not ok_pair(shape, o) for o in chosen):
+                continue
+            for c, k in usage:
+                hand[c] -= k
+            cov = covered or any(c == must_cover for c, _ in usage)
+            chosen.append(shape)
+            sub = rec(i + 1, chosen, key, cov)
+            chosen.pop()
+            for c, k in usage:
+                hand[c] += k
+            if sub:
+                acc.add(shape)
+                acc |= sub
+        res = frozenset(acc)
+        memo[mkey] = res
+        return res
+
+    res = rec(0, list(laid), None, False)
+    return {s for s in res if s != END}
+
+
+def contract_completable(state, hand, must_cover: int = -1) -> bool:
+    return bool(contract_shapes(state, hand, must_cover))
+
+
+# ============================================================================ lay-offs
+def _set_joker_stand(key: int, stands) -> int:
+    held = {suit_of(s) for s in stands}
+    for s in range(4):
+        if s not in held:
+            return card(key, s)
+    return card(key, 0)
+
+
+def single_layoffs(rules, hand, table):
+    """Every lay-off (CR-10) of one card from ``hand`` on ``table``, as a list of
+    ``(action, [(new_hand, new_table), ...])`` (a natural ace fitting both ends of a 2..K run
+    is one action with two outcomes)."""
+    out = []
+    present = [t for t in range(52) if hand[t]]
+    for mi, m in enumerate(table):
+        kind, key, lo, cards, stands = m
+        results_for = {}
+        for t in present:
+            res = []
+            if kind == "set":
+                nm = (kind, key, 0, cards + (t,), stands + (t,))
+                if valid_meld(rules, nm):
+                    res.append(nm)
+            else:
+                hi = lo + len(cards) - 1
+                if lo - 1 >= 1:
+                    nm = (kind, key, lo - 1, (t,) + cards, (t,) + stands)
+                    if valid_meld(rules, nm):
+                        res.append(nm)
+                if hi + 1 <= 14:
+                    nm = (kind, key, lo, cards + (t,), stands + (t,))
+                    if valid_meld(rules, nm):
+                        res.append(nm)
+            if res:
+                results_for[("lay_off", t, mi, False)] = (t, res)
+        if hand[JOKER]:
+            if kind == "set":
+                s = _set_joker_stand(key, stands)
+                nm = (kind, key, 0, cards + (JOKER,), stands + (s,))
+                if valid_meld(rules, nm):
+                    results_for[("lay_off", JOKER, mi, False)] = (JOKER, [nm])
+            else:
+                hi = lo + len(cards) - 1
+                if lo - 1 >= 1:
+                    nm = (kind, key, lo - 1, (JOKER,) + cards, (pos_type(key, lo - 1),) + stands)
+                    if valid_meld(rules, nm):
+                        results_for[("lay_off", JOKER, mi, True)] = (JOKER, [nm])
+                if hi + 1 <= 14:
+                    nm = (kind, key, lo, cards + (JOKER,), stands + (pos_type(key, hi + 1),))
+                    if valid_meld(rules, nm):
+                        results_for[("lay_off", JOKER, mi, False)] = (JOKER, [nm])
+        for a, (t, res) in results_for.items():
+            h2 = list(hand)
+            h2[t] -= 1
+            h2 = tuple(h2)
+            outs = [(h2, table[:mi] + (nm,) + table[mi + 1:]) for nm in res]
+            out.append((a, outs))
+    return out
+
+
+def single_swaps(rules, hand, table):
+    """Every joker swap (CR-8): a natural in hand replaces a joker standing for it in a RUN
+    (jokers in sets are dead). Returns ``(action, new_hand, new_table)``."""
+    out = []
+    for mi, m in enumerate(table):
+        kind, key, lo, cards, stands = m
+        if kind != "run":
+            continue
+        seen = set()
+        for i, (c, s) in enumerate(zip(cards, stands)):
+            if c == JOKER and hand[s] and s not in seen:
+                seen.add(s)
+                nc = cards[:i] + (s,) + cards[i + 1:]
+                nm = (kind, key, lo, nc, stands)
+                assert valid_meld(rules, nm)
+                h2 = list(hand)
+                h2[s] -= 1
+                h2[JOKER] += 1
+                out.append((("swap", s, mi), tuple(h2), table[:mi] + (nm,) + table[mi + 1:]))
+    return out
+
+
+def joker_layoff_possible(rules, hand, table) -> bool:
+    return any(a[1] == JOKER for a, _ in single_layoffs(rules, hand, table))
+
+
+def can_place(rules, hand, table, t: int, allow_swap: bool, max_steps: int | None = None) -> bool:
+    """SP-4: can a card of type ``t`` (in ``hand``) reach the table this turn through a
+    sequence of lay-offs and joker swaps?
+
+    Exhaustive search with memo over positions, unbounded unless ``max_steps`` (total moves
+    including the one placing ``t``). Preparatory moves are restricted, without loss, to those
+    that can matter: lay-offs on runs of ``t``'s suit and joker swaps. (Any other lay-off only
+    removes a card from hand and fills a set or a run of another suit: it never makes a later
+    move possible nor lets ``t`` fit, so deleting it from a successful sequence keeps it
+    successful.)"""
+    hand = tuple(hand)
+    seen = {}
+
+    def moves(h, tb):
+        out = []
+        for a, outs in single_layoffs(rules, h, tb):
+            for (h2, tb2) in outs:
+                out.append((a, h2, tb2))
+        if allow_swap:
+            out += single_swaps(rules, h, tb)
+        return out
+
+    def rec(h, tb, steps_left):
+        key = (h, tb)
+        if key in seen and seen[key] >= (steps_left if steps_left is not None else 1 << 30):
+            return False
+        seen[key] = steps_left if steps_left is not None else 1 << 30
+        if steps_left is not None and steps_left <= 0:
+            return False
+        mv = moves(h, tb)
+        if any(a[1] == t for a, _, _ in mv):
+            return True
+        if steps_left is not None and steps_left <= 1:
+            return False
+        for a, h2, tb2 in mv:
+            if a[0] == "lay_off":
+                m = tb[a[2]]
+                if t == JOKER or m[0] != "run" or m[1] != suit_of(t):
+                    continue
+            if rec(h2, tb2, None if steps_left is None else steps_left - 1):
+                return True
+        return False
+
+    if not hand[t]:
+        return False
+    return rec(hand, tuple(table), max_steps)
+
+
+# ============================================================================ legal set
+def may_lay_off(state, seat) -> bool:
+    return state.melded[seat] and (
+        state.rules.layoff_same_turn or state.melded_turn[seat] < state.turn_number)
+
+
+def may_swap(state, seat) -> bool:
+    return (state.rules.joker_swap and state.melded[seat]
+            and state.melded_turn[seat] < state.turn_number)
+
+
+def reference_draw(state, max_steps: int | None = None) -> set:
+    rules = state.rules
+    seat = state.to_move
+    out = set()
+    if len(state.stock) + max(0, len(state.discard) - 1) >= 1:
+        out.add(("draw_stock",))
+    if state.discard:
+        out.add(("take_discard",))
+    if rules.dig:
+        for d in range(2, len(state.discard) + 1):
+            taken = state.discard[-d:]
+            deep = taken[0]
+            hand = list(state.hands[seat])
+            for t in taken:
+                hand[t] += 1
+            if not state.melded[seat]:
+                ok = contract_completable(state, hand, must_cover=deep)
+            elif may_lay_off(state, seat):
+                ok = can_place(rules, hand, table_of(state), deep, rules.joker_swap, max_steps)
+            else:
+                ok = False
+            if ok:
+                out.add(("dig", d))
+    return out
+
+
+def reference_play(state, max_steps: int | None = None) -> set:
+    rules = state.rules
+    seat = state.to_move
+    hand = tuple(state.hands[seat])
+    out = set()
+    if state.contract_left is not None or not state.melded[seat]:
+        for sh in contract_shapes(state, hand, state.obligation):
+            out.add(("meld", sh))
+        if state.contract_left is not None:
+            return out  # a contract once started must be finished (only its melds are legal)
+    table = table_of(state)
+    if may_lay_off(state, seat):
+        cands = {}
+        for a, outs in single_layoffs(rules, hand, table):
+            cands[a] = outs
+        if may_swap(state, seat):
+            for a, h2, tb2 in single_swaps(rules, hand, table):
+                if joker_layoff_possible(rules, h2, tb2):  # CR-8: the freed joker must go down
+                    cands[a] = [(h2, tb2)]
+        ob = state.obligation
+        for a, outs in cands.items():
+            if ob >= 0 and a[1] != ob:
+                # SP-4: every step keeps the dug card placeable this turn
+                if not any(can_place(rules, h2, tb2, ob, rules.joker_swap, max_steps)
+                           for h2, tb2 in outs):
+                    continue
+            if state.jokers_owed and a[1] != JOKER:
+                # CR-8: every step keeps the freed joker layable
+                if not any(joker_layoff_possible(rules, h2, tb2) for h2, tb2 in outs):
+                    continue
+            out.add(a)
+    if state.jokers_owed == 0 and state.obligation < 0:
+        present = [t for t in range(53) if hand[t]]
+        allowed = [t for t in present if t != state.forbidden] or present
+        out.update(("discard", t) for t in allowed)
+    return out
+
+
+def reference_legal(state, max_steps: int | None = None) -> set:
+    """The reference's legal action set of the acting seat (a set of action tuples)."""
+    if state.phase == "draw":
+        return reference_draw(state, max_steps)
+    if state.phase == "claim":
+        return {("claim",), ("pass",)}
+    if state.phase == "play":
+        return reference_play(state, max_steps)
+    return set()

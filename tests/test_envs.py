@@ -1,0 +1,209 @@
+"""Environment-level guarantees for every contract-family variant (DESIGN: quality bars).
+
+api_test and seed_test at every supported player count; a seeded random-play soak with
+invariants checked at every step; deepcopy/pickle keeping the position; rendering; the
+PettingZoo registry; the generated docs tables.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import warnings
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import rummy_env
+from rummy_env.bots import RandomBot, SeatView, play_episode, seat_view
+
+VARIANTS = list(rummy_env.VARIANTS)
+
+
+class EagerBot(RandomBot):
+    """Test bot: melds, lays off and swaps whenever it can and claims every May I?; else
+    random. Its claims pull cards out of the stock and its melds empty hands, so deals end
+    quickly, where uniform random play can run for thousands of turns."""
+
+    def act(self, view: SeatView) -> int:
+        texts = {a: view.action_layout.to_string(a) for a in view.legal_actions}
+        for prefix in ("meld", "lay off", "swap", "claim", "draw stock"):
+            hits = [a for a, t in texts.items() if t.startswith(prefix)]
+            if hits:
+                return int(hits[self.rng.integers(len(hits))])
+        return super().act(view)
+PLAYERS = {name: range(rummy_env.make(name).rules.min_players,
+                       rummy_env.make(name).rules.max_players + 1) for name in VARIANTS}
+CASES = [(v, n) for v in VARIANTS for n in PLAYERS[v]]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_pettingzoo_api_test(name: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(rummy_env.make(name, num_players=players, deal="random"), num_cycles=200)
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_pettingzoo_seed_test(name: str, players: int) -> None:
+    seed_test(lambda: rummy_env.make(name, num_players=players, deal="random"), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_random_play_soak(name: str) -> None:
+    """200 seeded random games per variant (players and deal vary): at every step the cards are
+    conserved, the actor's mask is non-empty and every other mask is all zeros, the chosen
+    action's text parses back to it, and every episode ends (terminated or truncated)."""
+    lo, hi = PLAYERS[name].start, PLAYERS[name].stop - 1
+    rng = np.random.default_rng(12345)
+    ended_naturally = 0
+    for game in range(200):
+        players = lo + game % (hi - lo + 1)
+        env = rummy_env.make(name, num_players=players, deal=1 + game % 7, max_turns=400)
+        env.reset(seed=game)
+        deck = list(env.game.deck)
+        steps = 0
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            st = env.state_obj
+            assert st.zone_counts() == deck, f"cards not conserved at step {steps}"
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8 and mask.any(), "acting agent's mask is empty"
+            for other in env.agents:
+                if other != agent:
+                    assert not env.observe(other)["action_mask"].any(), f"{other} has a mask"
+            legal = np.flatnonzero(mask)
+            assert list(legal) == env.legal_actions()
+            a = int(legal[rng.integers(len(legal))])
+            assert env.string_to_action(env.action_to_string(a)) == a
+            env.step(a)
+            steps += 1
+            assert steps < 20000, "episode did not end"
+        ended_naturally += env.state_obj.is_deal_over
+    # Random play ends most deals by someone going out or the stock running dry.
+    assert ended_naturally > 100
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_deepcopy_and_pickle_keep_the_position(name: str) -> None:
+    env = rummy_env.make(name, num_players=4)
+    env.reset(seed=7)
+    bot = RandomBot(1)
+    for _ in range(37):
+        env.step(bot.act(seat_view(env, env.agent_selection)))
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert clone.get_state() == env.get_state()
+        assert clone.agent_selection == env.agent_selection
+        # Same actions from here give the same trajectory (the generator is copied too).
+        b1, b2 = RandomBot(5), RandomBot(5)
+        e1, e2 = copy.deepcopy(env), clone
+        for _ in range(60):
+            if any(e1.terminations.values()) or any(e1.truncations.values()):
+                break
+            e1.step(b1.act(seat_view(e1, e1.agent_selection)))
+            e2.step(b2.act(seat_view(e2, e2.agent_selection)))
+        assert e1.get_state() == e2.get_state()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_get_state_is_json_and_zones_hold_every_card_once(name: str) -> None:
+    env = rummy_env.make(name, num_players=5)
+    env.reset(seed=3)
+    state = json.loads(json.dumps(env.get_state()))
+    counts: dict[str, int] = {}
+    for cards in state["zones"].values():
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+    assert sum(counts.values()) == env.game.total_cards
+    packs, jokers = env.rules.deck_for(5)
+    assert counts.get("JK", 0) == jokers
+    assert all(v == packs for k, v in counts.items() if k != "JK")
+
+
+def test_episode_game_plays_every_deal_and_reports_standings() -> None:
+    """CR-2/CR-12: a whole game is seven deals; rewards are minus the penalty points; the final
+    standings are in infos."""
+    env = rummy_env.make("contract_rummy", num_players=3, episode="game", reward_scale=1.0,
+                         max_turns=5000)
+    totals = play_episode(env, [EagerBot(i) for i in range(3)], seed=11)
+    st = env.state_obj
+    assert st.is_terminal and st.deals_played == 7 and st.deal == 7
+    assert all(totals[f"player_{i}"] == -st.scores[i] for i in range(3))
+    places = st.standings()
+    assert sorted(places)[0] == 1
+    env2 = rummy_env.make("contract_rummy", num_players=3, episode="game", max_turns=5000)
+    env2.reset(seed=11)
+    bots = [EagerBot(i) for i in range(3)]
+    seen = 0
+    for agent in env2.agent_iter():
+        _, _, term, trunc, info = env2.last()
+        if term or trunc:
+            assert term and not trunc
+            assert info["place"] == env2.state_obj.standings()[int(agent[-1])]
+            assert info["deals_played"] == 7
+            seen += 1
+            env2.step(None)
+        else:
+            env2.step(bots[int(agent[-1])].act(seat_view(env2, agent)))
+    assert seen == 3
+
+
+def test_truncation_at_max_turns() -> None:
+    env = rummy_env.make("contract_rummy", num_players=3, max_turns=5)
+    env.reset(seed=0)
+    turns = 0
+    for agent in env.agent_iter():
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            assert trunc and not term
+            env.step(None)
+            continue
+        legal = env.legal_actions()
+        # Always draw from the stock and discard: nobody melds, so only the cap ends it.
+        strings = [env.action_to_string(a) for a in legal]
+        pick = next((a for a, s in zip(legal, strings) if s in ("draw stock", "pass")), None)
+        if pick is None:
+            pick = next(a for a, s in zip(legal, strings) if s.startswith("discard"))
+            turns += 1
+        env.step(pick)
+    assert turns == 5
+
+
+def test_render_ansi_shows_the_table() -> None:
+    env = rummy_env.make("contract_rummy", num_players=3, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str)
+    assert "contract: 2 sets of 3" in text and "discard pile" in text
+    actor = env.state_obj.current_player
+    assert f"*player_{actor}" in text and "hand:" in text
+    # Only the viewer's hand is shown.
+    assert text.count("hand:") == 1
+
+
+def test_registry_and_versioned_modules() -> None:
+    for name in VARIANTS:
+        e = pettingzoo.make("aec", f"rummy_env/{name}-v0", num_players=3)
+        assert e.metadata["name"] == f"{name}_v0"
+        mod = getattr(rummy_env, f"{name}_v0")
+        assert isinstance(mod.env(num_players=3), mod.raw_env)
+
+
+def test_calls_before_reset_raise_clear_errors() -> None:
+    env = rummy_env.make("contract_rummy")
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.step(0)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = env.agent_selection
+
+
+def test_generated_docs_are_current() -> None:
+    from rummy_env.docs import stale
+
+    assert stale() == [], "run: python -m rummy_env.docs"
