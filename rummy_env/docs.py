@@ -55,13 +55,13 @@ def variant_names() -> list[str]:
     return list(rummy_env.VARIANTS)
 
 
-_BLOCK = re.compile(r"(<!-- spec:(?P<name>[a-z_0-9]+):begin -->\n).*?(\n<!-- spec:(?P=name):end -->)",
-                    re.S)
+_BLOCK = re.compile(
+    r"(<!-- spec:(?P<name>[a-z_0-9]+):begin -->\n)(?:.*?\n)?(<!-- spec:(?P=name):end -->)", re.S)
 
 
 def _render(path: pathlib.Path) -> tuple[str, str]:
     old = path.read_text()
-    new = _BLOCK.sub(lambda m: m.group(1) + spec_text(m.group("name")) + m.group(3), old)
+    new = _BLOCK.sub(lambda m: m.group(1) + spec_text(m.group("name")) + "\n" + m.group(3), old)
     return old, new
 
 

@@ -105,6 +105,11 @@ class ContractEncoder:
         self._num_deals = game.rules.num_deals
         self._off = {name: p.start for name, p in self.layout.pieces.items()}
         order = list(self.layout.pieces)
+        self._table_start = self._off["meld_owner"]
+        if order[-4:] != ["meld_owner", "meld_kind", "meld_cards", "meld_jokers"]:
+            raise AssertionError("observe() writes the table pieces as one block at the end")
+        if order[:2] != ["hand", "known"] or self._off["known"] != NUM_TYPES:
+            raise AssertionError("observe() writes hand and known as one contiguous run")
         run = order[order.index("hand_size"):order.index("turn") + 1]
         if run != ["hand_size", "melded", "scores", "claims_used", "to_move", "dealer", "phase",
                    "deal", "contract", "turn"]:
@@ -115,13 +120,13 @@ class ContractEncoder:
         g, n = self.game, self.game.num_players
         o = self._off
         buf = np.zeros(self.size, dtype=np.float32)
-        buf[o["hand"]:o["hand"] + NUM_TYPES] = st.hands[seat]
         rel = [(seat + k) % n for k in range(n)]  # row k describes seat rel[k]
-        kn = o["known"]
-        for k, p in enumerate(rel):
-            if any(st.known[p]):
-                buf[kn + k * NUM_TYPES: kn + (k + 1) * NUM_TYPES] = st.known[p]
-        # The small pieces from "hand_size" to "claim" are contiguous: build them as one list.
+        # "hand" and the "known" rows are contiguous: one conversion (counts are < 256).
+        row = list(st.hands[seat])
+        for p in rel:
+            row += st.known[p]
+        buf[:len(row)] = np.frombuffer(bytes(row), dtype=np.uint8)
+        # The small pieces from "hand_size" to "turn" are contiguous: build them as one list.
         head = [sum(st.hands[p]) / 20.0 for p in rel]
         head += [float(st.melded[p]) for p in rel]
         head += [st.scores[p] / 100.0 for p in rel]
@@ -165,15 +170,28 @@ class ContractEncoder:
                 idx = np.arange(len(pile)) * NUM_TYPES + np.asarray(pile)
                 buf[o["discard_order"] + idx] = 1
         if st.table:
-            mo, mk, mc, mj = o["meld_owner"], o["meld_kind"], o["meld_cards"], o["meld_jokers"]
-            idx = []
-            for i, m in enumerate(st.table):
-                idx.append(mo + i * n + (m.owner - seat) % n)
-                idx.append(mk + i * 2 + (m.kind == "run"))
-                for c, t in zip(m.cards, m.stands):
-                    idx.append((mj if c == JOKER else mc) + i * 52 + t)
-            np.add.at(buf, idx, 1)
+            # The table changes only on melds, lay-offs and swaps: its block is cached per
+            # (table version, viewer) on the state, which clears the cache on every change.
+            key = ("obs", seat)
+            block = st.table_cache.get(key)
+            if block is None:
+                block = st.table_cache[key] = self._table_block(st, seat)
+            buf[self._table_start:] = block
         return buf
+
+    def _table_block(self, st: ContractState, seat: int) -> np.ndarray:
+        n, o = self.game.num_players, self._off
+        start = self._table_start
+        block = np.zeros(self.size - start, dtype=np.float32)
+        mo, mk = o["meld_owner"] - start, o["meld_kind"] - start
+        mc, mj = o["meld_cards"] - start, o["meld_jokers"] - start
+        for i, m in enumerate(st.table):
+            block[mo + i * n + (m.owner - seat) % n] = 1
+            block[mk + i * 2 + (m.kind == "run")] = 1
+            base_c, base_j = mc + i * 52, mj + i * 52
+            for c, t in zip(m.cards, m.stands):
+                block[(base_j if c == JOKER else base_c) + t] += 1
+        return block
 
     def state(self, st: ContractState) -> np.ndarray:
         """Full information (every hand, the stock's contents) for centralised critics."""

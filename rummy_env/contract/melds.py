@@ -291,24 +291,29 @@ def _set_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
                     hand_size: int) -> list[Shape]:
     rules = ctx.rules
     jokers = counts[JOKER]
+    exact = rules.exact_contract_sizes and not ctx.whole_hand
+    distinct = rules.set_distinct_suits
+    cap = rules.set_max
     out = []
     for rank in range(1, 14):
-        types = [card(rank, s) for s in range(4)]
-        nat = sum(counts[t] for t in types)
+        c0, c1, c2, c3 = counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38]
+        nat = c0 + c1 + c2 + c3
         if nat == 0:
             continue
-        usable = sum(1 for t in types if counts[t]) if rules.set_distinct_suits else nat
-        top = usable + jokers
-        if rules.set_distinct_suits:
-            top = min(top, 4)
-        if rules.set_max is not None:
-            top = min(top, rules.set_max)
-        top = min(top, hand_size)
-        if ctx.rules.exact_contract_sizes and not ctx.whole_hand:
-            sizes = [minimum] if minimum <= top else []
+        if distinct:
+            top = min((c0 > 0) + (c1 > 0) + (c2 > 0) + (c3 > 0) + jokers, 4)
         else:
-            sizes = list(range(minimum, top + 1))
-        out.extend(("set", rank, k) for k in sizes)
+            top = nat + jokers
+        if cap is not None and top > cap:
+            top = cap
+        if top > hand_size:
+            top = hand_size
+        if top < minimum:
+            continue
+        if exact:
+            out.append(("set", rank, minimum))
+        else:
+            out.extend(("set", rank, k) for k in range(minimum, top + 1))
     return out
 
 
@@ -319,28 +324,31 @@ def _run_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
     lowest = 1 if ctx.rules.aces_low else 2
     out = []
     for suit in range(4):
-        have = [0] * 15
-        for p in range(1, 15):
-            have[p] = counts[pos_type(suit, p)]
+        base = suit * 13
+        row = counts[base:base + 13]
+        if not any(row):
+            continue
+        # have[p] for positions 1..14 (14 is the ace again).
+        have = [0] + list(row) + [row[0]]
+        if sum(1 for x in row if x) + jokers < minimum:
+            continue
         for lo in range(lowest, 15 - minimum + 1):
             gaps = 0
             nats = 0
             for hi in range(lo, 15):
-                p = hi
-                need_two = p == 14 and lo == 1  # a full run holds both aces of the suit
-                if have[p] >= (2 if need_two else 1):
+                need_two = hi == 14 and lo == 1  # a full run holds both aces of the suit
+                if have[hi] >= (2 if need_two else 1):
                     nats += 1
                 else:
                     gaps += 1
-                    if need_two and have[p] == 1:
-                        nats += 1
                 length = hi - lo + 1
                 if gaps > jokers or length > hand_size:
                     break
-                if length >= minimum and nats > 0 and (not exact or length == minimum):
-                    out.append(("run", suit, lo, hi))
-                if exact and length >= minimum:
-                    break
+                if length >= minimum:
+                    if nats > 0:
+                        out.append(("run", suit, lo, hi))
+                    if exact:
+                        break
     return out
 
 

@@ -143,6 +143,9 @@ class ContractState:
         self.last_claimer = -1
         self._legal: list[Action] | None = None
         self._opts: dict[Shape, tuple[Shape, ...]] | None = None
+        # Bumped on every change to the table, so encoders may cache what they derive from it.
+        self.table_version = 0
+        self.table_cache: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ basics
     @property
@@ -197,6 +200,7 @@ class ContractState:
         new.contract_left = None if self.contract_left is None else list(self.contract_left)
         new.contract_laid = list(self.contract_laid)
         new.claim_queue = list(self.claim_queue)
+        new.table_cache = {}
         new._legal = None
         new._opts = None
         return new
@@ -228,9 +232,14 @@ class ContractState:
                 self.deal_delta[cutter] -= r.cut_bonus
         self._begin_turn()
 
+    def _table_changed(self) -> None:
+        self.table_version += 1
+        self.table_cache.clear()
+
     def _reset_deal_state(self) -> None:
         n = self.n
         self.table = []
+        self._table_changed()
         self.melded = [False] * n
         self.melded_turn = [-1] * n
         self.turn_number = 0
@@ -585,6 +594,7 @@ class ContractState:
             self._apply_meld(seat, action[1], opts or {})
         elif kind in ("lay_off", "swap"):
             t = self._apply_place(hand, self.table, action)
+            self._table_changed()
             if self.known[seat][t]:
                 self.known[seat][t] -= 1
             if kind == "swap":
@@ -633,6 +643,7 @@ class ContractState:
         else:
             m = TableMeld(seat, "run", shape[1], shape[2], shape[3], cards, stands)
         self.table.append(m)
+        self._table_changed()
         if self.obligation >= 0 and self.obligation in cards:
             self.obligation = -1
         if self.contract_left is None:

@@ -5,6 +5,60 @@ larger than the minimum (MI-2), jokers that are never taken back (MI-3), no cont
 an ordinary seventh deal (MI-5) and jokers worth 25 (MI-6).
 
 <!-- spec:may_i:begin -->
+| | may_i (at 4 players) |
+|---|---|
+| Import | `from rummy_env import may_i_v0` or `rummy_env.make("may_i")` |
+| Actions | `Discrete(1099)` |
+| Observation | `Dict(observation: Box(1855,) float32, action_mask: Box(1099,) int8)` |
+| State | `Box(2120,)` |
+| Players | 3-5 (agents `player_0` ... `player_4`) |
+| Deals | 7: 1: 2 sets of 3; 2: 1 set of 3 + 1 run of 4; 3: 2 runs of 4; 4: 3 sets of 3; 5: 2 sets of 3 + 1 run of 4; 6: 1 set of 3 + 2 runs of 4; 7: 3 runs of 4 |
+
+Action ids (table melds are numbered in the order they were laid; their count, and so
+the size of the lay-off and swap ranges, grows with the players):
+
+| ids | name | meaning | first id reads |
+|---|---|---|---|
+| 0 | `draw_stock` | draw the top stock card (CR-5; opens May I?, CR-7) | `draw stock` |
+| 1 | `take_discard` | take the top discard (CR-5, SP-4) | `take discard` |
+| 2 | `claim` | claim the top discard out of turn (CR-7) | `claim` |
+| 3 | `pass` | decline to claim (CR-7) | `pass` |
+| 4-397 | `meld` | lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5) | `meld set Ax3` |
+| 398-1021 | `lay_off` | lay off a natural card on table meld i: id = first + 52*i + card (CR-10) | `lay off AC on 0` |
+| 1022-1033 | `lay_off_joker` | lay off a joker on meld i: on a set, or at the high end of a run (CR-10) | `lay off JK on 0` |
+| 1034-1045 | `lay_off_joker_low` | lay off a joker at the low end of run i (CR-10) | `lay off JK low on 0` |
+| 1046-1098 | `discard` | discard a card by type (CR-5) | `discard AC` |
+| | | **total: Discrete(1099)** | |
+
+Observation pieces (egocentric: seat rows start with the observer):
+
+| offset | piece | shape | meaning |
+|---|---|---|---|
+| 0 | `hand` | (53,) | cards of each type in the observer's hand |
+| 53 | `known` | (4, 53) | cards each seat took face up and still holds (public) |
+| 265 | `hand_size` | (4,) | cards in each seat's hand / 20 |
+| 269 | `melded` | (4,) | 1 if the seat has met this deal's contract |
+| 273 | `scores` | (4,) | game score of each seat / 100 |
+| 277 | `claims_used` | (4,) | May I? claims each seat made this deal |
+| 281 | `to_move` | (4,) | one-hot: whose turn it is |
+| 285 | `dealer` | (4,) | one-hot: the dealer |
+| 289 | `phase` | (5,) | one-hot: draw, claim, play, deal_over, game_over |
+| 294 | `deal` | (7,) | one-hot: deal number |
+| 301 | `contract` | (6,) | sets, runs, smallest set / 10, smallest run / 10, whole-hand deal (CR-13), contiguity rule (CR-9) |
+| 307 | `turn` | (4,) | contract meld in progress, freed jokers owed (CR-8), may lay off now, turn number / 100 |
+| 311 | `obligation` | (53,) | one-hot: dug card still to put on the table (SP-4) |
+| 364 | `forbidden` | (53,) | one-hot: card that may not be discarded this turn (SP-4) |
+| 417 | `claim` | (5,) | 1 at 0 if the observer is asked to claim; then one-hot of the seat that claimed the previous card of this window |
+| 422 | `stock_size` | (1,) | cards in the stock / total cards |
+| 423 | `discard_size` | (1,) | cards in the discard pile / total cards |
+| 424 | `discard_top` | (53,) | one-hot: the top discard |
+| 477 | `discard_top_by` | (5,) | one-hot: who discarded the top card (last: the up-card) |
+| 482 | `discard_counts` | (53,) | cards of each type in the discard pile |
+| 535 | `meld_owner` | (12, 4) | one-hot per table meld: its owner |
+| 583 | `meld_kind` | (12, 2) | per table meld: set, run (all zero: no meld) |
+| 607 | `meld_cards` | (12, 52) | per table meld: cards it holds by the card they stand for |
+| 1231 | `meld_jokers` | (12, 52) | per table meld: cards its jokers stand for |
+| | | **total: (1855,) float32** | |
 <!-- spec:may_i:end -->
 
 Arguments (``rummy_env.make("may_i", **options)`` or ``may_i_v0.env(**options)``):
