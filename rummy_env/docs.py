@@ -13,6 +13,7 @@ import importlib
 import pathlib
 import re
 import sys
+import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
@@ -45,6 +46,17 @@ def spec_text(name: str) -> str:
         "Observation pieces (egocentric: seat rows start with the observer):",
         "",
         env.encoder.layout.table(),
+        "",
+        f"Arguments (``rummy_env.make(\"{name}\", **options)`` or ``{name}_v0.env(**options)``):",
+        "``num_players``, ``episode`` (``\"deal\"`` or ``\"game\"``), ``deal`` (deal of a one-deal",
+        "episode, or ``\"random\"``), ``render_mode`` (``\"ansi\"``, ``\"human\"``), ``max_turns``,",
+        "``illegal_action`` (``\"raise\"``, ``\"penalize\"``), ``illegal_reward``, ``reward_scale``,",
+        *textwrap.wrap(f"and every rule field of ``{type(r).__name__}`` by name: "
+                       + ", ".join(f"``{f}``" for f in r.option_names()) + ".", 96),
+        "",
+        "Rewards: when a deal ends each agent gets minus its score change for the deal (penalty",
+        "points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds",
+        "``score``, ``place`` and ``deals_played``.",
     ]
     return "\n".join(lines)
 

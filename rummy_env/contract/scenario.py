@@ -60,6 +60,13 @@ def _cards(items: Any, where: str) -> list[int]:
         raise ScenarioError(f"scenario {where}: {e}") from None
 
 
+def _per_seat_cards(v: Any, n: int, name: str) -> list[list[int]]:
+    """One card list per seat (``hands``, ``known``), parsed."""
+    if not isinstance(v, (list, tuple)) or len(v) != n:
+        raise ScenarioError(f"scenario {name} must be a list of {n} card lists, one per seat")
+    return [_cards(cards, f"{name}[{s}]") for s, cards in enumerate(v)]
+
+
 def _shape_text(sh: Any) -> Any:
     return list(sh)
 
@@ -160,11 +167,8 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     placed = [0] * NUM_TYPES
     hand_size = rules.hand_sizes[deal - 1]
     if "hands" in d:
-        hands = d["hands"]
-        if not isinstance(hands, (list, tuple)) or len(hands) != n:
-            raise ScenarioError(f"scenario hands must be a list of {n} hands")
-        for s, h in enumerate(hands):
-            for t in _cards(h, f"hands[{s}]"):
+        for s, cards in enumerate(_per_seat_cards(d["hands"], n, "hands")):
+            for t in cards:
                 st.hands[s][t] += 1
                 placed[t] += 1
     table: list[TableMeld] = []
@@ -256,11 +260,8 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if "claims_used" in d:
         st.claims_used = _int_list(d["claims_used"], n, "claims_used")
     if "known" in d:
-        kn = d["known"]
-        if not isinstance(kn, (list, tuple)) or len(kn) != n:
-            raise ScenarioError(f"scenario known must be a list of {n} card lists")
-        for s, ks in enumerate(kn):
-            for t in _cards(ks, f"known[{s}]"):
+        for s, cards in enumerate(_per_seat_cards(d["known"], n, "known")):
+            for t in cards:
                 st.known[s][t] += 1
             if any(st.known[s][t] > st.hands[s][t] for t in range(NUM_TYPES)):
                 raise ScenarioError(f"scenario known[{s}] lists cards that hand {s} does not hold")

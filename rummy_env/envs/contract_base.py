@@ -12,6 +12,12 @@ from rummy_env.contract.state import ContractGame, ContractState
 from rummy_env.envs.base import RummyAECEnv
 
 
+def variant_metadata(name: str) -> dict[str, Any]:
+    """PettingZoo metadata of a versioned variant module (``name`` carries ``_vN``)."""
+    return {"name": name, "render_modes": ["ansi", "human"], "is_parallelizable": False,
+            "render_fps": 1}
+
+
 class ContractEnv(RummyAECEnv):
     """AEC environment of one contract-family preset (``preset`` set by the variant module)."""
 

@@ -59,17 +59,22 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 607 | `meld_cards` | (12, 52) | per table meld: cards it holds by the card they stand for |
 | 1231 | `meld_jokers` | (12, 52) | per table meld: cards its jokers stand for |
 | | | **total: (1855,) float32** | |
-<!-- spec:may_i:end -->
 
 Arguments (``rummy_env.make("may_i", **options)`` or ``may_i_v0.env(**options)``):
-``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal episode, or
-``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``, ``illegal_action``
-(``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale`` (reward = -penalty points x
-scale, default 0.01), and every rule field of :class:`rummy_env.contract.rules.ContractRules` by
-name (for example ``jokers=False``).
+``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
+episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
+``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
+``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
+``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
+``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``, ``may_i``, ``claim_penalty``,
+``claims_per_deal``, ``dig``, ``no_discard_taken``, ``joker_points``, ``ace_points``,
+``cut_probability``, ``cut_bonus``.
 
-Rewards: when a deal ends each agent gets minus its score change for the deal (CR-12 penalty
-points) times ``reward_scale``; ``infos[agent]`` holds ``score``, ``place`` and ``deals_played``.
+Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
+points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds
+``score``, ``place`` and ``deals_played``.
+<!-- spec:may_i:end -->
 
 Decisions where the rules leave room:
 
@@ -84,18 +89,13 @@ Version History
 from __future__ import annotations
 
 from rummy_env.contract.rules import MAY_I
-from rummy_env.envs.contract_base import ContractEnv
+from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 
 
 class raw_env(ContractEnv):
     """May I? (RULES section 4, MI-1..6); see the module docstring."""
 
-    metadata = {
-        "name": "may_i_v0",
-        "render_modes": ["ansi", "human"],
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata = variant_metadata("may_i_v0")
     preset = MAY_I
 
 
