@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rummy_env.cards import JOKER, card, card_str, rank_of, suit_of
 from rummy_env.contract.rules import Contract, ContractRules
@@ -521,6 +522,9 @@ def contract_options(
                 return True
         return False
 
+    # Without distinct-suit sets, a whole-hand deal or a joker obligation, a combination whose
+    # joint bound needs no joker is filled by naturals alone.
+    fast_ok = not (rules.set_distinct_suits or ctx.whole_hand or must_cover == JOKER)
     nlev = len(order)
     start_at = [0] * (nlev + 1)  # index to start from at each level (same-kind de-duplication)
 
@@ -532,9 +536,13 @@ def contract_options(
             if not covers(combo):
                 return
             if any(sh not in result for sh in combo):
-                fill = allocate(combo, counts, rules, ctx.whole_hand, must_cover)
+                if fast_ok and deficit.total == 0:
+                    # Every slot gets a natural card: the fill cannot fail.
+                    fill: Any = True
+                else:
+                    fill = allocate(combo, counts, rules, ctx.whole_hand, must_cover)
                 if fill is not None and (
-                    must_cover != JOKER or any(JOKER in c for c, _ in fill)
+                    must_cover != JOKER or fill is True or any(JOKER in c for c, _ in fill)
                 ):
                     for sh in combo:
                         if sh not in result:
