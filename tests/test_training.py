@@ -1,0 +1,57 @@
+"""Smoke tests of the training script: it trains a few hundred steps, evaluates a few deals and
+writes everything it promises. No test asserts a learning result (those are in the README)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from training.train import resolve_config
+
+
+def test_config_file_then_flags_then_set(tmp_path):
+    cfg = resolve_config(["--config", "configs/train/may_i.yaml", "--timesteps", "123",
+                          "--opponents", "greedy", "--set", "ppo.learning_rate=0.001",
+                          "--set", "env.num_players=3", "--out", str(tmp_path)])
+    assert cfg["variant"] == "may_i" and cfg["timesteps"] == 123 and cfg["opponents"] == "greedy"
+    assert cfg["ppo"]["learning_rate"] == 0.001 and cfg["env"]["num_players"] == 3
+    assert cfg["ppo"]["n_steps"] == 512  # from the file, untouched
+    with pytest.raises(SystemExit, match="unknown config keys"):
+        resolve_config(["--set", "bogus=1"])
+    with pytest.raises(SystemExit, match="not supported"):
+        resolve_config(["--set", "algorithm=DQN"])
+
+
+def test_one_config_per_variant():
+    import pathlib
+
+    import rummy_env
+
+    for name in rummy_env.VARIANTS:
+        path = pathlib.Path(f"configs/train/{name}.yaml")
+        assert path.exists(), f"missing {path}"
+        assert yaml.safe_load(path.read_text())["variant"] == name
+
+
+def test_train_smoke_writes_checkpoints_logs_curve_and_evaluation(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.train", "--config", "configs/train/contract_rummy.yaml",
+         "--timesteps", "256", "--n-envs", "2", "--eval-every", "128", "--eval-deals", "2",
+         "--final-deals", "3", "--out", str(out), "--no-progress",
+         "--set", "ppo.n_steps=128", "--set", "ppo.batch_size=64", "--set", "env.num_players=3"],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for name in ("config.yaml", "final.zip", "evals.json", "final_eval.json",
+                 "learning_curve.png", "checkpoint_128.zip"):
+        assert (out / name).exists(), name
+    assert any((out / "tb").iterdir())
+    assert yaml.safe_load((out / "config.yaml").read_text())["timesteps"] == 256
+    evals = json.loads((out / "evals.json").read_text())
+    assert {e["opponent"] for e in evals} == {"random", "greedy"}
+    assert "final.zip (seat rotating) vs 2 x random, 3 deals" in proc.stdout
+    assert "mean penalty (95% CI)" in proc.stdout
