@@ -16,6 +16,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import rummy_env
@@ -282,14 +283,19 @@ def test_cr5_greedy_never_proposes_an_illegal_action(variant):
 
 
 def test_greedy_refuses_other_families():
-    """GreedyBot is for the contract family: elsewhere it says so instead of guessing."""
-    others = [v for v in rummy_env.VARIANTS if v not in CONTRACT_VARIANTS]
-    if not others:
-        pytest.skip("no other family registered")
-    env = rummy_env.make(others[0])
+    """GreedyBot is for the contract family: given a view whose observation is laid out for
+    another family, it says so instead of guessing."""
+    from rummy_env.bots import SeatView
+    from rummy_env.obs import ObsLayout
+
+    env = rummy_env.make("contract_rummy", num_players=3)
     env.reset(seed=0)
+    view = seat_view(env, env.agent_selection)
+    other = ObsLayout([("hand", (53,), "cards in hand"), ("indicator", (53,), "wild indicator")])
+    foreign = SeatView(view.seat, np.zeros(other.size, np.float32), view.legal_actions,
+                       view.action_layout, other)
     with pytest.raises(ValueError, match="contract family"):
-        GreedyBot().act(seat_view(env, env.agent_selection))
+        GreedyBot().act(foreign)
 
 
 # --------------------------------------------------------------------------- evaluation
