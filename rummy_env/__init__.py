@@ -27,6 +27,7 @@ _MODULES = {
     "contract_rummy_single_pack": "contract_rummy_single_pack_v0",
     "liverpool_rummy": "liverpool_rummy_v0",
     "may_i": "may_i_v0",
+    "indian_rummy": "indian_rummy_v0",
 }
 VARIANTS: tuple[str, ...] = tuple(_MODULES)
 NAMESPACE = "rummy_env"

@@ -25,6 +25,22 @@ def spec_text(name: str) -> str:
     env = rummy_env.make(name)
     n = env.num_players
     r = env.rules
+    # A family whose deals are not a list of contracts describes them itself; its env class
+    # may replace the notes above the action table and on rewards.
+    if hasattr(r, "describe_deals"):
+        deals = r.describe_deals()
+    else:
+        deals = f"{r.num_deals}: " + "; ".join(
+            f"{i + 1}: {c.describe()}" for i, c in enumerate(r.contracts))
+    actions_note = getattr(env, "SPEC_ACTIONS_NOTE", (
+        "Action ids (table melds are numbered in the order they were laid; their count, and so",
+        "the size of the lay-off and swap ranges, grows with the players):",
+    ))
+    rewards_note = getattr(env, "SPEC_REWARDS_NOTE", (
+        "Rewards: when a deal ends each agent gets minus its score change for the deal (penalty",
+        "points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds",
+        "``score``, ``place`` and ``deals_played``.",
+    ))
     lines = [
         f"| | {name} (at {n} players) |",
         "|---|---|",
@@ -35,11 +51,9 @@ def spec_text(name: str) -> str:
         f"| State | `Box({env.encoder.state_layout.size},)` |",
         f"| Players | {r.min_players}-{r.max_players} (agents `player_0` ... "
         f"`player_{r.max_players - 1}`) |",
-        f"| Deals | {r.num_deals}: " + "; ".join(
-            f"{i + 1}: {c.describe()}" for i, c in enumerate(r.contracts)) + " |",
+        f"| Deals | {deals} |",
         "",
-        "Action ids (table melds are numbered in the order they were laid; their count, and so",
-        "the size of the lay-off and swap ranges, grows with the players):",
+        *actions_note,
         "",
         env.layout.table(),
         "",
@@ -54,9 +68,7 @@ def spec_text(name: str) -> str:
         *textwrap.wrap(f"and every rule field of ``{type(r).__name__}`` by name: "
                        + ", ".join(f"``{f}``" for f in r.option_names()) + ".", 96),
         "",
-        "Rewards: when a deal ends each agent gets minus its score change for the deal (penalty",
-        "points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds",
-        "``score``, ``place`` and ``deals_played``.",
+        *rewards_note,
     ]
     return "\n".join(lines)
 

@@ -15,9 +15,11 @@ import numpy as np
 import pytest
 
 import rummy_env
+from rummy_env.contract.rules import ContractRules
 from rummy_env.cards import card_str
 
-VARIANTS = rummy_env.VARIANTS
+#: The contract family (Indian Rummy's scenarios are tested in tests/test_indian_env.py).
+VARIANTS = [v for v in rummy_env.VARIANTS if isinstance(rummy_env.make(v).rules, ContractRules)]
 
 
 def env_at(variant="contract_rummy", n=3, seed=0, **options):

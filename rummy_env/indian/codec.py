@@ -1,0 +1,181 @@
+"""Action layout and observation encoder of Indian Rummy (numpy only).
+
+Both are sized from an :class:`~rummy_env.indian.state.IndianGame` (rules and player count), so
+one environment instance has one fixed ``Discrete(N)`` and one observation shape; the docs
+tables are generated from them (``python -m rummy_env.docs``).
+
+What an observation holds is what the seat may know: its own hand, the indicator and the wild
+cards, the discard pile (every card in it was discarded face up), the cards each seat took face
+up from the pile and still holds, and public counts: hand sizes, stock size, and the number of
+cards out of play (a later packer's cards leave face down, IR-7, so only their count is public).
+Other hands and the stock order are never encoded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rummy_env.cards import JOKER, NUM_TYPES
+from rummy_env.codec import ActionLayout
+from rummy_env.indian.state import DRAW, PHASES, PLAY, IndianGame, IndianState, action_text
+from rummy_env.obs import ObsLayout
+
+
+def build_action_layout(game: IndianGame) -> ActionLayout:
+    """The action ranges of Indian Rummy, in id order."""
+    r = game.rules
+    blocks = [
+        ("draw_stock", [("draw_stock",)], "draw the top stock card (IR-5)"),
+        ("take_discard", [("take_discard",)], "take the top discard (IR-5)"),
+        ("pack", [("pack",)], "pack (drop) instead of drawing: owe 10 on the first turn, "
+                              "40 later (IR-7)"),
+        ("hand_rummy", [("hand_rummy",)] if r.hand_rummy else [],
+         "declare the dealt hand on the first turn, before drawing (IR-10)"),
+        ("discard", [("discard", t) for t in range(NUM_TYPES)],
+         "discard a card by type, ending the turn (IR-5)"),
+        ("declare", [("declare", t) for t in range(NUM_TYPES)],
+         "discard the 14th card by type and declare: the 13 left are valid (IR-6)"),
+    ]
+    return ActionLayout(blocks, action_text)
+
+
+def build_obs_layout(game: IndianGame) -> ObsLayout:
+    """Named pieces of the observation; seat rows are egocentric (row 0 is the observer)."""
+    n = game.num_players
+    pieces = [
+        ("hand", (NUM_TYPES,), "cards of each type in the observer's hand"),
+        ("known", (n, NUM_TYPES), "cards each seat took face up from the discard pile and still "
+                                  "holds (public)"),
+        ("indicator", (NUM_TYPES,), "one-hot: the indicator card (IR-2)"),
+        ("wild", (NUM_TYPES,), "1 for each wild card type: the indicator's rank and the printed "
+                               "joker (IR-2)"),
+        ("taken", (NUM_TYPES,), "one-hot: the card the player to move took from the discard "
+                                "pile this turn, which may not be discarded (IR-5)"),
+        ("discard_top", (NUM_TYPES,), "one-hot: the top discard"),
+        ("discard_counts", (NUM_TYPES,), "cards of each type in the discard pile"),
+        ("discard_top_by", (n + 1,), "one-hot: who discarded the top card (last: the first "
+                                     "discard)"),
+        ("hand_size", (n,), "cards in each seat's hand / 14"),
+        ("packed", (n,), "1 if the seat has packed (IR-7)"),
+        ("owed", (n,), "pack cost the seat owes / 100 (IR-7)"),
+        ("had_turn", (n,), "1 if the seat has had a turn this deal, a draw or a pack (IR-10)"),
+        ("to_move", (n,), "one-hot: whose turn it is"),
+        ("dealer", (n,), "one-hot: the dealer"),
+        ("scores", (n,), "net points each seat has paid over the game / 100"),
+        ("phase", (len(PHASES),), "one-hot: " + ", ".join(PHASES)),
+        ("counts", (3,), "cards in the stock, in the discard pile and out of play (IR-7), each "
+                         "/ total cards"),
+        ("turn", (4,), "turn number / 100, the player to move is on its first turn (IR-10), "
+                       "stakes multiplier (IR-11), deals played / deals of the game (IR-12)"),
+    ]
+    return ObsLayout(pieces)
+
+
+class IndianEncoder:
+    """Builds observations and the full-information state vector of an IndianState."""
+
+    def __init__(self, game: IndianGame) -> None:
+        self.game = game
+        self.layout = build_obs_layout(game)
+        n = game.num_players
+        self.state_layout = ObsLayout([
+            ("hands", (n, NUM_TYPES), "every hand, by seat"),
+            ("stock", (NUM_TYPES,), "cards of each type in the stock"),
+            ("out_of_play", (NUM_TYPES,), "cards of each type out of play (IR-7)"),
+            ("public", (self.layout.size,), "the observation of player_0 (public part and hand)"),
+        ])
+        self.size = self.layout.size
+        o = {name: p.start for name, p in self.layout.pieces.items()}
+        self._off = o
+        order = list(self.layout.pieces)
+        if order[:2] != ["hand", "known"] or o["known"] != NUM_TYPES:
+            raise AssertionError("observe() writes hand and known as one contiguous run")
+        run = order[order.index("hand_size"):]
+        if run != ["hand_size", "packed", "owed", "had_turn", "to_move", "dealer", "scores",
+                   "phase", "counts", "turn"]:
+            raise AssertionError("observe() writes these pieces as one contiguous run at the end")
+        self._tail = o["hand_size"]
+        if o["wild"] != o["indicator"] + NUM_TYPES:
+            raise AssertionError("observe() writes indicator and wild as one block")
+        self._ind = o["indicator"]
+        self._static_cache: dict[int, np.ndarray] = {}
+        self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._total = float(game.total_cards)
+        self._deals = float(game.rules.num_deals)
+
+    def _static(self, indicator: int) -> np.ndarray:
+        """The "indicator" and "wild" pieces, which change only with the indicator (cached)."""
+        block = self._static_cache.get(indicator)
+        if block is None:
+            block = np.zeros(2 * NUM_TYPES, dtype=np.float32)
+            block[indicator] = 1
+            wr = self.game.wild_rank_for(indicator)
+            block[NUM_TYPES + JOKER] = 1
+            if wr:
+                block[NUM_TYPES + np.arange(4) * 13 + wr - 1] = 1
+            self._static_cache[indicator] = block
+        return block
+
+    def observe(self, st: IndianState, seat: int) -> np.ndarray:
+        """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
+        n, o = self.game.num_players, self._off
+        buf = np.zeros(self.size, dtype=np.float32)
+        rel = self._rel[seat]  # row k describes seat rel[k]
+        # "hand" and the "known" rows are contiguous: one conversion (counts are < 256).
+        if st.known_count:
+            known = st.known
+            raw = b"".join([bytes(st.hands[seat])] + [bytes(known[p]) for p in rel])
+        else:
+            raw = bytes(st.hands[seat])
+        buf[:len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+        buf[self._ind:self._ind + 2 * NUM_TYPES] = self._static(st.indicator)
+        if st.taken >= 0:
+            buf[o["taken"] + st.taken] = 1
+        pile = st.discard
+        if pile:
+            buf[o["discard_top"] + pile[-1]] = 1
+            buf[o["discard_counts"]:o["discard_counts"] + NUM_TYPES] = np.bincount(
+                pile, minlength=NUM_TYPES)
+            by = st.discarder[-1]
+            buf[o["discard_top_by"] + ((by - seat) % n if by >= 0 else n)] = 1
+        # The pieces from "hand_size" to the end are contiguous: build them as one list.
+        hands, packed, owed, turns, scores = st.hands, st.packed, st.owed, st.turns_taken, st.scores
+        tail = [sum(hands[p]) / 14.0 for p in rel]
+        tail += [float(packed[p]) for p in rel]
+        tail += [owed[p] / 100.0 for p in rel]
+        tail += [float(turns[p] > 0) for p in rel]
+        onehot = [0.0] * (2 * n)
+        onehot[(st.to_move - seat) % n] = 1.0
+        onehot[n + (st.dealer - seat) % n] = 1.0
+        tail += onehot
+        tail += [scores[p] / 100.0 for p in rel]
+        ph = [0.0] * len(PHASES)
+        ph[PHASES.index(st.phase)] = 1.0
+        tail += ph
+        total = self._total
+        live = st.phase == DRAW or st.phase == PLAY
+        first = live and turns[st.to_move] == (st.phase == PLAY)
+        tail += [len(st.stock) / total, len(pile) / total, len(st.out_of_play) / total,
+                 st.turn_number / 100.0, float(first), float(st.stake),
+                 st.deals_played / self._deals]
+        buf[self._tail:] = tail
+        return buf
+
+    def state(self, st: IndianState) -> np.ndarray:
+        """Full information (every hand, the stock's and out-of-play contents) for centralised
+        critics."""
+        n = self.game.num_players
+        out = np.zeros(self.state_layout.size, dtype=np.float32)
+        for p in range(n):
+            out[p * NUM_TYPES:(p + 1) * NUM_TYPES] = st.hands[p]
+        base = n * NUM_TYPES
+        out[base:base + NUM_TYPES] = np.bincount(st.stock, minlength=NUM_TYPES) if st.stock else 0
+        base += NUM_TYPES
+        if st.out_of_play:
+            out[base:base + NUM_TYPES] = np.bincount(st.out_of_play, minlength=NUM_TYPES)
+        base += NUM_TYPES
+        out[base:] = self.observe(st, 0)
+        return out
+
+
+__all__ = ["build_action_layout", "build_obs_layout", "IndianEncoder"]

@@ -1,0 +1,345 @@
+"""Indian Rummy positions as plain data: ``state_to_dict`` and ``state_from_dict``.
+
+Schema (JSON-serialisable; card lists are card strings):
+
+=================  ===============================================================================
+key                meaning
+=================  ===============================================================================
+``deal``           deal number, 1-based
+``dealer``         dealer seat
+``to_move``        seat whose turn it is (default: the seat after the dealer)
+``phase``          ``draw`` (default: the start of ``to_move``'s turn), ``play`` (``to_move`` has
+                   drawn and holds 14 cards), ``deal_over``, ``game_over``
+``hands``          one list of cards per seat (a packed seat's is empty); ``null`` for a seat
+                   (or no ``hands`` key) deals that hand from the unplaced cards
+``stock``          stock cards, top card first
+``discard``        discard pile, bottom first, top last
+``discarders``     who discarded each pile card (-1 for the first discard); default -1 for every
+                   card except the top one, which the active seat before ``to_move`` discarded
+``indicator``      the card turned up (IR-2); its rank is wild, a printed joker leaves only the
+                   jokers wild (default: a card drawn from the unplaced ones)
+``out_of_play``    cards of players who packed after their first turn (IR-7), face down
+``packed``         seats that have packed (IR-7)
+``owed``           pack cost owed by each seat (0 if it has not packed); default for a packed
+                   seat: ``first_pack_cost`` if packing was its only turn, else
+                   ``later_pack_cost``
+``turns_taken``    turns each seat has had this deal, a draw or a pack (IR-10); default 0,
+                   1 for ``to_move`` in phase ``play`` and for packed seats
+``known``          cards each seat took face up from the discard pile and still holds (public)
+``scores``         net points each seat has paid over the game before this deal's settlement
+``deal_delta``     what each seat has paid in this deal (zero until it is settled)
+``deals_played``   deals finished before this position (default ``deal - 1``)
+``turn``           ``number`` (turns started this deal), ``taken`` (card taken from the discard
+                   pile this turn, which may not be discarded), ``winner``, ``result``,
+                   ``last_deal_delta``
+``zones``          (output only) every place a card can be, each physical card exactly once:
+                   ``hand:<seat>``, ``stock``, ``discard``, ``indicator``, ``out_of_play``
+=================  ===============================================================================
+
+A partial scenario is completed: the indicator (if not given), then the hands not given
+(``hand_size`` cards per seat still playing, one more for ``to_move`` in phase ``play``), then the
+first discard (if no pile is given) are drawn from the cards it places nowhere, shuffled by the
+seeded generator; the remaining cards go to the stock below any stock cards it lists. Anything
+inconsistent is a :class:`~rummy_env.errors.ScenarioError` naming the problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rummy_env.cards import NUM_TYPES, card_str, counts_to_list, parse_card
+from rummy_env.errors import CardParseError, ScenarioError
+from rummy_env.indian.state import DRAW, PHASES, PLAY, RESULTS, IndianGame, IndianState
+
+_KEYS = {
+    "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "indicator",
+    "out_of_play", "packed", "owed", "turns_taken", "known", "scores", "deal_delta",
+    "deals_played", "turn", "zones", "variant", "num_players",
+}
+_TURN_KEYS = {"number", "taken", "winner", "result", "last_deal_delta"}
+
+
+def _cards(items: Any, where: str) -> list[int]:
+    if not isinstance(items, (list, tuple)):
+        raise ScenarioError(f"scenario {where} must be a list of card strings, got {items!r}")
+    try:
+        return [parse_card(x) for x in items]
+    except CardParseError as e:
+        raise ScenarioError(f"scenario {where}: {e}") from None
+
+
+def _card(item: Any, where: str) -> int:
+    try:
+        return parse_card(item)
+    except CardParseError as e:
+        raise ScenarioError(f"scenario {where}: {e}") from None
+
+
+def _per_seat_cards(v: Any, n: int, name: str) -> list[list[int]]:
+    if not isinstance(v, (list, tuple)) or len(v) != n:
+        raise ScenarioError(f"scenario {name} must be a list of {n} card lists, one per seat")
+    return [_cards(cards, f"{name}[{s}]") for s, cards in enumerate(v)]
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _seat(v: Any, n: int, name: str) -> int:
+    if not _is_int(v) or not 0 <= int(v) < n:
+        raise ScenarioError(f"scenario {name}={v!r} must be a seat index in 0..{n - 1}")
+    return int(v)
+
+
+def _int_list(v: Any, n: int, name: str, lo: int = 0) -> list[int]:
+    if not isinstance(v, (list, tuple)) or len(v) != n or any(
+        not _is_int(x) or x < lo for x in v
+    ):
+        raise ScenarioError(f"scenario {name} must be a list of {n} ints >= {lo}, got {v!r}")
+    return [int(x) for x in v]
+
+
+def _num_list(v: Any, n: int, name: str) -> list[float]:
+    if not isinstance(v, (list, tuple)) or len(v) != n or any(
+        not isinstance(x, (int, float, np.integer, np.floating)) or isinstance(x, bool)
+        or not np.isfinite(x) for x in v
+    ):
+        raise ScenarioError(f"scenario {name} must be a list of {n} numbers, got {v!r}")
+    return [float(x) for x in v]
+
+
+def state_to_dict(st: IndianState) -> dict[str, Any]:
+    """The full position as plain data, with ``zones`` (every card exactly once)."""
+    n = st.n
+    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
+    d: dict[str, Any] = {
+        "variant": st.rules.name,
+        "num_players": n,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+        "discard": [card_str(t) for t in st.discard],
+        "discarders": list(st.discarder),
+        "indicator": card_str(st.indicator),
+        "out_of_play": [card_str(t) for t in st.out_of_play],
+        "packed": [s for s in range(n) if st.packed[s]],
+        "owed": list(st.owed),
+        "turns_taken": list(st.turns_taken),
+        "known": [[card_str(t) for t in counts_to_list(k)] for k in st.known],
+        "scores": list(st.scores),
+        "deal_delta": list(st.deal_delta),
+        "deals_played": st.deals_played,
+        "turn": {
+            "number": st.turn_number,
+            "taken": card_str(st.taken) if st.taken >= 0 else None,
+            "winner": st.winner,
+            "result": st.result,
+            "last_deal_delta": list(st.last_deal_delta),
+        },
+    }
+    zones: dict[str, list[str]] = {}
+    for s in range(n):
+        zones[f"hand:{s}"] = hands[s]
+    zones["stock"] = d["stock"]
+    zones["discard"] = d["discard"]
+    zones["indicator"] = [d["indicator"]]
+    zones["out_of_play"] = d["out_of_play"]
+    d["zones"] = zones
+    return d
+
+
+def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generator) -> IndianState:
+    """Build a position from plain data (see the module docstring), validated."""
+    if not isinstance(d, dict):
+        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
+    unknown = set(d) - _KEYS
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
+    rules, n = game.rules, game.num_players
+    if "num_players" in d and d["num_players"] != n:
+        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
+    if "variant" in d and d["variant"] != rules.name:
+        raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {rules.name}")
+    st = IndianState(game)
+    deal = d.get("deal", 1)
+    if not _is_int(deal) or not 1 <= deal <= rules.num_deals:
+        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
+    st.deal = int(deal)
+    st.dealer = _seat(d.get("dealer", int(rng.integers(n))), n, "dealer")
+    st.to_move = _seat(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    phase = d.get("phase", DRAW)
+    if phase not in PHASES:
+        raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
+    live = phase in (DRAW, PLAY)
+    if "scores" in d:
+        st.scores = _num_list(d["scores"], n, "scores")
+    packed = d.get("packed", [])
+    if not isinstance(packed, (list, tuple)):
+        raise ScenarioError("scenario packed must be a list of seats")
+    for s in packed:
+        st.packed[_seat(s, n, "packed[]")] = True
+    if live:
+        if st.packed[st.to_move]:
+            raise ScenarioError(f"scenario to_move={st.to_move} has packed (IR-7)")
+        if len(st.active()) < 2:
+            raise ScenarioError("scenario leaves fewer than two players who have not packed; "
+                                "the last one would have won at once (IR-7)")
+    if "turns_taken" in d:
+        st.turns_taken = _int_list(d["turns_taken"], n, "turns_taken")
+    else:
+        st.turns_taken = [1 if (st.packed[s] or (phase == PLAY and s == st.to_move)) else 0
+                          for s in range(n)]
+    for s in range(n):
+        if st.packed[s] and not st.turns_taken[s]:
+            raise ScenarioError(f"scenario seat {s} packed but turns_taken[{s}] is 0 "
+                                "(packing is a turn, IR-10)")
+    if live and phase == PLAY and not st.turns_taken[st.to_move]:
+        raise ScenarioError("scenario phase 'play' but turns_taken[to_move] is 0 (it has drawn)")
+    if "owed" in d:
+        st.owed = _num_list(d["owed"], n, "owed")
+        for s in range(n):
+            if st.owed[s] < 0 or (st.owed[s] and not st.packed[s]):
+                raise ScenarioError(f"scenario owed[{s}]={st.owed[s]} but only packed seats owe "
+                                    "a pack cost (IR-7), never a negative one")
+    else:
+        st.owed = [float(rules.first_pack_cost if st.turns_taken[s] <= 1 else rules.later_pack_cost)
+                   if st.packed[s] else 0.0 for s in range(n)]
+
+    placed = [0] * NUM_TYPES
+    hv = d.get("hands")
+    if hv is None:
+        to_deal = list(range(n))
+    else:
+        if not isinstance(hv, (list, tuple)) or len(hv) != n:
+            raise ScenarioError(f"scenario hands must be a list of {n} card lists (or null to "
+                                "deal that hand), one per seat")
+        to_deal = [s for s in range(n) if hv[s] is None]
+        for s in range(n):
+            if hv[s] is not None:
+                for t in _cards(hv[s], f"hands[{s}]"):
+                    st.hands[s][t] += 1
+                    placed[t] += 1
+    indicator = _card(d["indicator"], "indicator") if "indicator" in d else None
+    if indicator is not None:
+        placed[indicator] += 1
+    discard = _cards(d["discard"], "discard") if "discard" in d else None
+    stock_top = _cards(d.get("stock", []), "stock")
+    oop = _cards(d.get("out_of_play", []), "out_of_play")
+    for group in (discard or [], stock_top, oop):
+        for t in group:
+            placed[t] += 1
+    for t in range(NUM_TYPES):
+        if placed[t] > game.deck[t]:
+            raise ScenarioError(
+                f"scenario places {placed[t]} copies of {card_str(t)} but {rules.name} with "
+                f"{n} players has {game.deck[t]}"
+            )
+    rest = counts_to_list([game.deck[t] - placed[t] for t in range(NUM_TYPES)])
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    if indicator is None:
+        if not rest:
+            raise ScenarioError("scenario leaves no card for the indicator")
+        indicator = rest.pop(0)
+    st.set_indicator(indicator)
+    if to_deal and not live:
+        raise ScenarioError("scenario without hands is only allowed in phases draw and play")
+    for s in to_deal:
+        k = 0 if st.packed[s] else rules.hand_size + (phase == PLAY and s == st.to_move)
+        if len(rest) < k:
+            raise ScenarioError("scenario leaves too few cards to deal the hands")
+        for t in rest[:k]:
+            st.hands[s][t] += 1
+        rest = rest[k:]
+    if discard is None:
+        if not rest:
+            raise ScenarioError("scenario leaves no card to start the discard pile")
+        discard = [rest.pop(0)]
+    st.discard = discard
+    st.stock = (stock_top + rest)[::-1]  # listed cards on top (top first), stored top-last
+    st.out_of_play = sorted(oop)
+    if "discarders" in d:
+        dl = d["discarders"]
+        if not isinstance(dl, (list, tuple)) or len(dl) != len(discard) or any(
+            not _is_int(x) or not -1 <= x < n for x in dl
+        ):
+            raise ScenarioError(
+                f"scenario discarders must hold one seat (or -1) per discard ({len(discard)})"
+            )
+        st.discarder = [int(x) for x in dl]
+    else:
+        st.discarder = [-1] * len(discard)
+        if len(discard) > 1:
+            prev = next((st.to_move - k) % n for k in range(1, n + 1)
+                        if not st.packed[(st.to_move - k) % n])
+            st.discarder[-1] = prev
+    if "known" in d:
+        for s, cards in enumerate(_per_seat_cards(d["known"], n, "known")):
+            for t in cards:
+                st.known[s][t] += 1
+            if any(st.known[s][t] > st.hands[s][t] for t in range(NUM_TYPES)):
+                raise ScenarioError(f"scenario known[{s}] lists cards that hand {s} does not hold")
+        st.known_count = sum(sum(k) for k in st.known)
+    if "deal_delta" in d:
+        st.deal_delta = _num_list(d["deal_delta"], n, "deal_delta")
+    dp = d.get("deals_played", st.deal - 1)
+    if not _is_int(dp) or dp < 0:
+        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
+    st.deals_played = int(dp)
+    _load_turn(st, d.get("turn", {}), n)
+    st.phase = phase
+    # Consistency of the live position.
+    if live:
+        h = rules.hand_size
+        for s in range(n):
+            want = 0 if st.packed[s] else h + (phase == PLAY and s == st.to_move)
+            if st.hand_size(s) != want:
+                what = "a packed seat holds no cards (IR-7)" if st.packed[s] else (
+                    f"{h} cards, {h + 1} for the player to move after drawing (IR-1, IR-5)")
+                raise ScenarioError(
+                    f"scenario hand {s} holds {st.hand_size(s)} cards; want {want}: {what}")
+        if phase == DRAW and not st.stock:
+            raise ScenarioError("scenario phase 'draw' with an empty stock: the deal ended when "
+                                "the last stock card was taken (IR-8)")
+        if phase == DRAW and st.taken >= 0:
+            raise ScenarioError("scenario turn.taken is set in phase 'draw' (nothing drawn yet)")
+        if phase == PLAY and st.taken >= 0 and not st.hands[st.to_move][st.taken]:
+            raise ScenarioError(f"scenario turn.taken={card_str(st.taken)} is not in the hand of "
+                                f"player_{st.to_move}")
+    elif st.taken >= 0:
+        raise ScenarioError("scenario turn.taken is set but the deal is over")
+    if sum(st.zone_counts()) != game.total_cards:
+        raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if live and not st.legal_actions():
+        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
+    return st
+
+
+def _load_turn(st: IndianState, turn: Any, n: int) -> None:
+    """Turn sub-state of a scenario (see the schema)."""
+    if not isinstance(turn, dict):
+        raise ScenarioError("scenario turn must be a dict")
+    unknown = set(turn) - _TURN_KEYS
+    if unknown:
+        raise ScenarioError(f"unknown scenario turn keys {sorted(unknown)}; "
+                            f"allowed: {sorted(_TURN_KEYS)}")
+    num = turn.get("number", 1)
+    if not _is_int(num) or num < 0:
+        raise ScenarioError(f"scenario turn.number={num!r} must be an int >= 0")
+    st.turn_number = int(num)
+    taken = turn.get("taken")
+    st.taken = _card(taken, "turn.taken") if taken else -1
+    winner = turn.get("winner", -1)
+    if not _is_int(winner) or not -1 <= winner < n:
+        raise ScenarioError(f"scenario turn.winner={winner!r} must be -1 or a seat")
+    st.winner = int(winner)
+    result = turn.get("result")
+    if result is not None and result not in RESULTS:
+        raise ScenarioError(f"scenario turn.result={result!r}; allowed: None, {', '.join(RESULTS)}")
+    st.result = result
+    if "last_deal_delta" in turn:
+        st.last_deal_delta = _num_list(turn["last_deal_delta"], n, "turn.last_deal_delta")

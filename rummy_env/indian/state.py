@@ -1,0 +1,675 @@
+"""The Indian Rummy (Paplu) rules engine: game constants and a mutable game state.
+
+Pure Python (no gymnasium, pettingzoo or torch). ``IndianGame`` is immutable: the rules, the
+player count and the deck derived from them. ``IndianState`` is one position with a phase state
+machine:
+
+====================  =====================================================================
+phase                 who acts and what they may do
+====================  =====================================================================
+``draw``              the player to move, at the start of their turn: draw stock, take the
+                      top discard (IR-5), pack (IR-7), hand rummy on the first turn (IR-10)
+``play``              the player to move, holding 14 cards: discard a card (IR-5) or discard
+                      it and declare (IR-6)
+``deal_over``         nobody: the deal is settled (IR-9) or void (IR-8); ``next_deal``
+                      deals the next one (IR-12)
+``game_over``         nobody: the last deal is settled
+====================  =====================================================================
+
+Actions are plain tuples, turned into integers only by the codec: ``("draw_stock",)``,
+``("take_discard",)``, ``("pack",)``, ``("hand_rummy",)``, ``("discard", card)``,
+``("declare", card)`` (discard ``card``, the 14th, and declare).
+
+Scores use the sign convention of every rummy_env variant: ``scores[s]`` is the net number of
+points seat ``s`` has paid over the game (negative: net winnings), lower is better, and
+``last_deal_delta`` is what each seat paid in the last deal (the winner's entry is minus what
+it collected), so the environment's reward ``-delta * reward_scale`` is the settlement.
+
+Decisions where RULES leaves room (each also in the variant's docstring):
+
+* The indicator is the first card of the shuffled deck (IR-2 turns it before the deal), then
+  the hands, then the first discard; the rest is the stock.
+* A printed-joker indicator leaves no wild rank (wild rank 0): only printed jokers are wild,
+  unless ``aces_wild_when_joker_indicator`` (wild rank 1, aces).
+* A card taken from the discard pile may not be discarded on that turn (IR-5), and since copies
+  are identical (C-1) neither may another copy of its type; this holds for the discard that
+  goes with a declaration too.
+* Packing counts as having had a turn (IR-10: "to draw or pack"). A first-turn packer's cards
+  go, shuffled, under the stock (IR-7); a later packer's cards leave play face down.
+* IR-11's doubled stakes double every payment of the deal, pack costs included; IR-10's
+  halving and doubling apply to the points of unmatched cards only, never to pack costs.
+* A void deal (IR-8) pays nothing; the deal still counts towards ``num_deals``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import compress
+from typing import Any
+
+import numpy as np
+
+from rummy_env.cards import (
+    JOKER, NUM_NATURAL, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_counts,
+    deck_list, rank_of,
+)
+from rummy_env.errors import IllegalActionError
+from rummy_env.indian.rules import IndianRules
+
+Action = tuple
+
+DRAW, PLAY, DEAL_OVER, GAME_OVER = "draw", "play", "deal_over", "game_over"
+PHASES = (DRAW, PLAY, DEAL_OVER, GAME_OVER)
+#: How a deal ended (``IndianState.result``).
+RESULTS = ("declare", "early_declare", "hand_rummy", "last_standing", "void")
+_TYPES = range(NUM_TYPES)
+_NATURALS = range(NUM_NATURAL)
+_DISCARD = tuple(("discard", t) for t in _TYPES)
+_DECLARE = tuple(("declare", t) for t in _TYPES)
+
+
+def _near_masks() -> tuple[int, ...]:
+    """Per rank index (ace 0 .. king 12): bit mask of the rank indices at run distance 1 or 2
+    in one suit (ace low or high, C-3)."""
+    out = []
+    for r in range(13):
+        positions = {r + 1} | ({14} if r == 0 else set())
+        m = 0
+        for p in positions:
+            for d in (-2, -1, 1, 2):
+                if 1 <= p + d <= 14:
+                    m |= 1 << ((p + d - 1) % 13)
+        out.append(m & ~(1 << r))
+    return tuple(out)
+
+
+_NEAR_MASK = _near_masks()
+_SET_RATIO = (9.0, 2.0, 0.5, 0.0, 0.0)  # wild cards per natural in a set of k suits (k = index)
+
+
+@functools.lru_cache(maxsize=None)
+def _run_ratios(mask: int) -> tuple[float, ...]:
+    """For one suit's non-wild cards (bit r = rank index r present), per rank: the least number
+    of wild cards per natural card over the runs that could hold a card of that rank."""
+    pos = [r + 1 for r in range(13) if mask >> r & 1]
+    if mask & 1:
+        pos.append(14)  # the ace high as well (C-3)
+    out = [9.0] * 13
+    for i, lo in enumerate(pos):
+        for j in range(i, len(pos)):
+            hi = pos[j]
+            if hi - lo > 12:
+                break
+            cnt = j - i + 1
+            ratio = (max(3, hi - lo + 1) - cnt) / cnt
+            for q in pos[i:j + 1]:
+                r = (q - 1) % 13
+                if ratio < out[r]:
+                    out[r] = ratio
+    return tuple(out)
+
+
+def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) -> bool:
+    """A fast necessary condition for ``hand`` (53 counts) less ``drop`` cards to be a valid
+    declaration (IR-6) when ``wild_rank`` (0: none) and the jokers are wild. False means it
+    surely is not; True means: ask the solver. Three tests, each implied by a valid hand:
+
+    1. a pure run: three consecutive cards of a suit (a wild-rank card counting as itself),
+       or three identical cards when a tanala is possible (IR-4);
+    2. a meld with ``k`` non-wild cards and ``w`` wild cards shares its ``w`` among its ``k``;
+       so the wild cards of the hand number at least the sum, over its melded non-wild cards,
+       of the least ``w / k`` of any meld the hand could make with that card (a set of the
+       suits present of its rank, ``max(0, 3 - k) / k``; a run spanning present cards of its
+       suit, gaps and padding to 3 filled by wild cards; a tanala, 0). Leaving ``drop`` cards
+       out can only remove the largest such shares;
+    3. a *lone* card (no non-wild card of its rank, none of its suit at run distance 1 or 2)
+       needs two wild cards of its own meld, and ``k`` lone cards at least ``max(2, k)``.
+    """
+    present = list(compress(_NATURALS, hand))
+    full = [0, 0, 0, 0]
+    for t in present:
+        full[t // 13] |= 1 << (t % 13)
+    for m in full:
+        m |= (m & 1) << 13
+        if m & (m >> 1) & (m >> 2):
+            break
+    else:
+        if not (tanala and max(hand) >= 3):
+            return False
+    w = hand[JOKER]
+    keep = 0x1FFF
+    if wild_rank:
+        wbit = 1 << (wild_rank - 1)
+        keep &= ~wbit
+        for s in (0, 13, 26, 39):
+            w += hand[s + wild_rank - 1]
+    masks = [m & keep for m in full]
+    m0, m1, m2, m3 = masks
+    total = worst = 0.0
+    lone = 0
+    ratios: list[tuple[float, ...] | None] = [None] * 4
+    for t in present:
+        s, r = divmod(t, 13)
+        m = masks[s]
+        if not m >> r & 1:
+            continue  # a wild card
+        c = hand[t]
+        if tanala and c >= 3:
+            continue
+        suits = (m0 >> r & 1) + (m1 >> r & 1) + (m2 >> r & 1) + (m3 >> r & 1)
+        rr = ratios[s]
+        if rr is None:
+            rr = ratios[s] = _run_ratios(m)
+        x = _SET_RATIO[suits]
+        if rr[r] < x:
+            x = rr[r]
+        total += x * c
+        if x > worst:
+            worst = x
+        if suits == 1 and not m & _NEAR_MASK[r]:
+            lone += c
+    if drop:
+        total -= worst * drop
+        lone = max(0, lone - drop)
+    if lone and w < max(2, lone):
+        return False
+    return w >= total - 1e-9
+
+
+@dataclass(frozen=True)
+class IndianGame:
+    """Immutable: rules, player count and the deck derived from them."""
+
+    rules: IndianRules
+    num_players: int
+
+    def __post_init__(self) -> None:
+        packs, jokers = self.rules.deck_for(self.num_players)
+        object.__setattr__(self, "packs", packs)
+        object.__setattr__(self, "num_jokers", jokers)
+        object.__setattr__(self, "deck", tuple(deck_counts(packs, jokers)))
+        object.__setattr__(self, "total_cards", 52 * packs + jokers)
+
+    packs: int = 0
+    num_jokers: int = 0
+    deck: tuple[int, ...] = ()
+    total_cards: int = 0
+
+    def wild_rank_for(self, indicator: int) -> int:
+        """IR-2: the indicator's rank; a printed joker gives 0 (no wild rank) or, with
+        ``aces_wild_when_joker_indicator``, 1 (aces)."""
+        if indicator == JOKER:
+            return 1 if self.rules.aces_wild_when_joker_indicator else 0
+        return rank_of(indicator)
+
+    def new_state(self, rng: np.random.Generator, first_deal: int = 1,
+                  scores: Sequence[float] | None = None) -> IndianState:
+        """A new game: the first dealer drawn at random (C-5), deal ``first_deal`` dealt."""
+        st = IndianState(self)
+        st.dealer = int(rng.integers(self.num_players))
+        if scores is not None:
+            st.scores = [float(x) for x in scores]
+        st.start_deal(first_deal, rng)
+        return st
+
+
+class IndianState:
+    """A mutable position of an Indian Rummy game. See the module docstring for phases."""
+
+    def __init__(self, game: IndianGame) -> None:
+        n = game.num_players
+        self.game = game
+        self.rules = game.rules
+        self.n = n
+        self.deal = 1  # 1-based
+        self.dealer = 0
+        self.to_move = 0
+        self.phase = DRAW
+        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]
+        self.stock: list[int] = []  # top card last
+        self.discard: list[int] = []  # bottom first, top last
+        self.discarder: list[int] = []  # who discarded each pile card (-1: the first discard)
+        self.out_of_play: list[int] = []  # cards of later packers, face down (IR-7)
+        self.indicator = 0
+        self.wild_rank = 0
+        self.wild: tuple[bool, ...] = (False,) * NUM_TYPES
+        self.stake = 1  # IR-11 multiplier of this deal's payments
+        self.packed = [False] * n
+        self.owed = [0.0] * n  # pack cost owed by each packer (IR-7)
+        self.turns_taken = [0] * n  # turns each seat has had this deal (a draw or a pack)
+        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]  # face-up takes
+        self.known_count = 0  # sum of ``known`` (encoders skip the rows when it is 0)
+        self.taken = -1  # card type taken from the discard pile this turn (IR-5)
+        self.turn_number = 0  # turns started in this deal
+        self.scores = [0.0] * n
+        self.deal_delta = [0.0] * n
+        self.last_deal_delta: list[float] = [0.0] * n
+        self.deals_played = 0
+        self.winner = -1
+        self.result: str | None = None
+        self._legal: list[Action] | None = None
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def current_player(self) -> int:
+        """Seat that acts now, or -1 when nobody does (deal or game over)."""
+        return self.to_move if self.phase in (DRAW, PLAY) else -1
+
+    @property
+    def is_deal_over(self) -> bool:
+        return self.phase in (DEAL_OVER, GAME_OVER)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def active(self) -> list[int]:
+        """Seats that have not packed."""
+        return [s for s in range(self.n) if not self.packed[s]]
+
+    def set_indicator(self, indicator: int) -> None:
+        """Turn up ``indicator`` (IR-2): the wild rank, the wild types and the stakes."""
+        g = self.game
+        self.indicator = indicator
+        self.wild_rank = g.wild_rank_for(indicator)
+        wild = [False] * NUM_TYPES
+        wild[JOKER] = True
+        if self.wild_rank:
+            for s in range(4):
+                wild[s * 13 + self.wild_rank - 1] = True
+        self.wild = tuple(wild)
+        doubled = indicator == JOKER and self.rules.double_stakes_on_joker_indicator
+        self.stake = 2 if doubled else 1  # IR-11
+
+    def arrangement(self, seat: int) -> Any:
+        """The solver's least-paying arrangement of ``seat``'s hand (IR-9)."""
+        from rummy_env.indian.solver import best_arrangement
+
+        r = self.rules
+        return best_arrangement(counts_to_list(self.hands[seat]), self.wild_rank, self.game.packs,
+                                sets_of_four=r.sets_of_four, tanala=r.tanala)
+
+    def points(self, seat: int) -> int:
+        """Value of ``seat``'s unmatched cards, arranged to pay the least (IR-9)."""
+        if not any(self.hands[seat]):
+            return 0
+        return int(self.arrangement(seat).points)
+
+    def penalty(self, seat: int) -> float:
+        """What ``seat`` would pay if another player declared now: its pack cost if it packed,
+        else its points (IR-9), times the stakes (IR-11)."""
+        base = self.owed[seat] if self.packed[seat] else float(self.points(seat))
+        return base * self.stake
+
+    def returns(self) -> list[float]:
+        """Net winnings of each seat over the game so far (minus ``scores``)."""
+        return [0.0 - s for s in self.scores]
+
+    def clone(self) -> IndianState:
+        """An independent copy of this position."""
+        new = IndianState.__new__(IndianState)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discard = list(self.discard)
+        new.discarder = list(self.discarder)
+        new.out_of_play = list(self.out_of_play)
+        new.packed = list(self.packed)
+        new.owed = list(self.owed)
+        new.turns_taken = list(self.turns_taken)
+        new.known = [list(k) for k in self.known]
+        new.scores = list(self.scores)
+        new.deal_delta = list(self.deal_delta)
+        new.last_deal_delta = list(self.last_deal_delta)
+        new._legal = None
+        return new
+
+    # ------------------------------------------------------------------ dealing
+    def start_deal(self, deal: int, rng: np.random.Generator) -> None:
+        """Shuffle all cards (C-6) and deal ``deal``: the indicator (IR-2), 13 cards each
+        (IR-1) starting with the seat after the dealer, the first discard (IR-2); the next
+        seat after the dealer plays first (C-5)."""
+        g, n = self.game, self.n
+        self.deal = deal
+        deck = deck_list(g.packs, g.num_jokers)
+        order = rng.permutation(len(deck))
+        cards = [deck[i] for i in order]
+        self.set_indicator(cards[0])
+        h = self.rules.hand_size
+        self.hands = [[0] * NUM_TYPES for _ in range(n)]
+        first = (self.dealer + 1) % n
+        for i in range(h * n):
+            self.hands[(first + i) % n][cards[1 + i]] += 1
+        rest = cards[1 + h * n:]
+        self.discard = [rest[0]]
+        self.discarder = [-1]
+        self.stock = rest[1:][::-1]  # top card last
+        self.out_of_play = []
+        self._reset_deal_state()
+        self.to_move = first
+        self._begin_turn()
+
+    def _reset_deal_state(self) -> None:
+        n = self.n
+        self.packed = [False] * n
+        self.owed = [0.0] * n
+        self.turns_taken = [0] * n
+        self.known = [[0] * NUM_TYPES for _ in range(n)]
+        self.known_count = 0
+        self.taken = -1
+        self.turn_number = 0
+        self.deal_delta = [0.0] * n
+        self.winner = -1
+        self.result = None
+        self._legal = None
+
+    def next_deal(self, rng: np.random.Generator) -> None:
+        """After ``deal_over``: pass the deal to the next seat (C-5) and deal the next one."""
+        if self.phase != DEAL_OVER:
+            raise IllegalActionError(f"next_deal needs phase deal_over, not {self.phase}")
+        self.dealer = (self.dealer + 1) % self.n
+        self.start_deal(self.deal + 1, rng)
+
+    def _begin_turn(self) -> None:
+        self.phase = DRAW
+        self.taken = -1
+        self._legal = None
+        self.turn_number += 1
+
+    def _next_active(self, seat: int) -> int:
+        for k in range(1, self.n + 1):
+            s = (seat + k) % self.n
+            if not self.packed[s]:
+                return s
+        raise RuntimeError("engine error: nobody left to play")
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> list[Action]:
+        """The exact set of legal actions of the acting seat (empty when nobody acts)."""
+        if self._legal is None:
+            if self.phase == DRAW:
+                self._legal = self._legal_draw()
+            elif self.phase == PLAY:
+                self._legal = self._legal_play()
+            else:
+                self._legal = []
+        return self._legal
+
+    def can_hand_rummy(self, seat: int) -> bool:
+        """IR-10: on ``seat``'s first turn, before drawing, its dealt hand is already valid."""
+        if not self.rules.hand_rummy or self.turns_taken[seat] or self.packed[seat]:
+            return False
+        hand = self.hands[seat]
+        if not could_declare(hand, self.wild_rank, self.rules.tanala, 0):
+            return False
+        return bool(self.arrangement(seat).can_declare)
+
+    def declare_options(self, seat: int) -> list[int]:
+        """Card types whose discard leaves a valid declaration (IR-6), less the card taken from
+        the discard pile this turn (IR-5).
+
+        The same set as the solver's ``declare_discards`` (the soak test checks it), computed
+        faster: :func:`could_declare` rules out most hands at once and most discards of the
+        rest, and the solver is asked only about the discards left.
+        """
+        hand = self.hands[seat]
+        r = self.rules
+        wr, tan = self.wild_rank, r.tanala
+        if not could_declare(hand, wr, tan, 1):
+            return []
+        cands = []
+        for t in compress(_TYPES, hand):
+            if t != self.taken:
+                hand[t] -= 1
+                if could_declare(hand, wr, tan, 0):
+                    cands.append(t)
+                hand[t] += 1
+        if not cands:
+            return []
+        from rummy_env.indian.solver import best_arrangement
+
+        out = []
+        packs = self.game.packs
+        for t in cands:
+            hand[t] -= 1
+            try:
+                if best_arrangement(counts_to_list(hand), wr, packs, sets_of_four=r.sets_of_four,
+                                    tanala=tan).can_declare:
+                    out.append(t)
+            finally:
+                hand[t] += 1
+        return out
+
+    def _legal_draw(self) -> list[Action]:
+        seat = self.to_move
+        out: list[Action] = []
+        if self.stock:
+            out.append(("draw_stock",))
+        if self.discard:
+            out.append(("take_discard",))
+        out.append(("pack",))
+        if self.can_hand_rummy(seat):
+            out.append(("hand_rummy",))
+        return out
+
+    def _legal_play(self) -> list[Action]:
+        seat = self.to_move
+        hand = self.hands[seat]
+        taken = self.taken
+        out: list[Action] = [_DISCARD[t] for t in compress(_TYPES, hand) if t != taken]
+        out.extend(_DECLARE[t] for t in self.declare_options(seat))
+        return out
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action, rng: np.random.Generator) -> None:
+        """Apply a legal action; raises IllegalActionError (state unchanged) otherwise."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action_text(action) if _is_action(action) else action!r} is not legal "
+                f"in phase {self.phase!r} for player_{self.current_player}; legal: "
+                + ", ".join(action_text(a) for a in legal[:12])
+                + (" ..." if len(legal) > 12 else "")
+            )
+        seat = self.to_move
+        kind = action[0]
+        self._legal = None
+        if kind == "draw_stock":
+            self.hands[seat][self.stock.pop()] += 1
+            self.turns_taken[seat] += 1
+            self.phase = PLAY
+        elif kind == "take_discard":
+            t = self.discard.pop()
+            self.discarder.pop()
+            self.hands[seat][t] += 1
+            self.known[seat][t] += 1
+            self.known_count += 1
+            self.taken = t
+            self.turns_taken[seat] += 1
+            self.phase = PLAY
+        elif kind == "pack":
+            self._pack(seat, rng)
+        elif kind == "hand_rummy":
+            self._settle(seat, "hand_rummy")
+        else:
+            t = action[1]
+            hand = self.hands[seat]
+            hand[t] -= 1
+            if self.known[seat][t]:
+                self.known[seat][t] -= 1
+                self.known_count -= 1
+            self.discard.append(t)
+            self.discarder.append(seat)
+            if kind == "declare":
+                # IR-6; IR-10: on the declarer's first turn, an early declaration.
+                self._settle(seat, "early_declare" if self.turns_taken[seat] == 1 else "declare")
+            elif not self.stock:
+                self._void()  # IR-8: the last stock card was taken and nobody declared
+            else:
+                self.to_move = self._next_active(seat)
+                self._begin_turn()
+
+    def _pack(self, seat: int, rng: np.random.Generator) -> None:
+        """IR-7: a first-turn packer owes ``first_pack_cost`` and their cards go, shuffled,
+        under the stock; a later packer owes ``later_pack_cost`` and their cards leave play."""
+        r = self.rules
+        cards = counts_to_list(self.hands[seat])
+        if self.turns_taken[seat] == 0:
+            self.owed[seat] = float(r.first_pack_cost)
+            order = rng.permutation(len(cards))
+            self.stock = [cards[i] for i in order] + self.stock  # stock top is last
+        else:
+            self.owed[seat] = float(r.later_pack_cost)
+            self.out_of_play.extend(cards)
+            self.out_of_play.sort()
+        self.hands[seat] = [0] * NUM_TYPES
+        self.known_count -= sum(self.known[seat])
+        self.known[seat] = [0] * NUM_TYPES
+        self.packed[seat] = True
+        self.turns_taken[seat] += 1
+        left = self.active()
+        if len(left) == 1:
+            self._settle(left[0], "last_standing")  # IR-7: the last player wins at once
+            return
+        self.to_move = self._next_active(seat)
+        self._begin_turn()
+
+    # ------------------------------------------------------------------ ending
+    def _settle(self, winner: int, how: str) -> None:
+        """IR-9/IR-10/IR-11: every other player pays the winner."""
+        r = self.rules
+        pay = [0.0] * self.n
+        for p in range(self.n):
+            if p == winner:
+                continue
+            if self.packed[p]:
+                amount = self.owed[p]
+            else:
+                amount = float(self.points(p))
+                if how == "early_declare" and r.early_declaration_half and not self.turns_taken[p]:
+                    amount *= 0.5
+                elif how == "hand_rummy" and r.hand_rummy_double and self.turns_taken[p]:
+                    amount *= 2.0
+            pay[p] = amount * self.stake
+        pay[winner] = 0.0 - sum(pay)
+        self.winner = winner
+        self.result = how
+        self._end_deal(pay)
+
+    def _void(self) -> None:
+        self.winner = -1
+        self.result = "void"
+        self._end_deal([0.0] * self.n)
+
+    def _end_deal(self, pay: list[float]) -> None:
+        for s in range(self.n):
+            self.scores[s] += pay[s]
+            self.deal_delta[s] += pay[s]
+        self.last_deal_delta = list(self.deal_delta)
+        self.deals_played += 1
+        self.taken = -1
+        self._legal = []
+        self.phase = GAME_OVER if self.deal >= self.rules.num_deals else DEAL_OVER
+
+    def standings(self) -> list[int]:
+        """Place of each seat (1 = best: the least paid net); ties share a place (C-9)."""
+        return [1 + sum(1 for o in self.scores if o < s) for s in self.scores]
+
+    # ------------------------------------------------------------------ text
+    def action_text(self, a: Action) -> str:
+        """Human text of an action (the codec's strings)."""
+        return action_text(a)
+
+    def wild_text(self) -> str:
+        if self.wild_rank:
+            return f"{RANK_TEXT[self.wild_rank]}s and JK"
+        return "JK only"
+
+    def render_text(self, viewer: int | None = None) -> str:
+        """A readable table: the indicator and wild cards, the viewer's hand (or every hand),
+        the discard top, hand sizes, packers, scores, whose turn and phase."""
+        r = self.rules
+        lines = [
+            f"{r.name}  deal {self.deal}/{r.num_deals}  indicator: {card_str(self.indicator)}"
+            f"  wild: {self.wild_text()}" + (f"  stakes x{self.stake}" if self.stake != 1 else "")
+        ]
+        actor = self.current_player
+        who = f"player_{actor}" if actor >= 0 else "nobody"
+        lines.append(f"phase: {self.phase}  turn of player_{self.to_move}  acting: {who}"
+                     f"  dealer: player_{self.dealer}")
+        top = card_str(self.discard[-1]) if self.discard else "--"
+        lines.append(f"stock: {len(self.stock)}  discard pile: {len(self.discard)}  top: {top}"
+                     f"  out of play: {len(self.out_of_play)}")
+        if self.taken >= 0:
+            lines.append(f"taken from the discard pile this turn: {card_str(self.taken)}")
+        for s in range(self.n):
+            mark = "*" if s == actor else " "
+            info = f"{mark}player_{s}: {self.hand_size(s):2d} cards  paid {self.scores[s]:7.1f}"
+            if self.packed[s]:
+                info += f"  packed (owes {self.owed[s]:g})"
+            elif viewer is None or viewer == s:
+                info += "  hand: " + cards_str(counts_to_list(self.hands[s]))
+            lines.append(info)
+        if self.is_deal_over:
+            if self.result == "void":
+                lines.append("deal over: void, the stock ran out (IR-8); nothing paid")
+            else:
+                lines.append("deal over: " + ", ".join(
+                    f"player_{s} {self.last_deal_delta[s]:+g}" for s in range(self.n))
+                    + f"  (player_{self.winner} won: {self.result})")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ conservation
+    def zone_counts(self) -> list[int]:
+        """Count of every card type over every zone, the indicator and the cards out of play
+        included (must equal the deck: cards conserved)."""
+        tot = [0] * NUM_TYPES
+        for h in self.hands:
+            for t in range(NUM_TYPES):
+                tot[t] += h[t]
+        for pile in (self.stock, self.discard, self.out_of_play):
+            for t in pile:
+                tot[t] += 1
+        tot[self.indicator] += 1
+        return tot
+
+    def to_dict(self) -> dict[str, Any]:
+        from rummy_env.indian.scenario import state_to_dict
+
+        return state_to_dict(self)
+
+
+def _is_action(a: Any) -> bool:
+    return isinstance(a, tuple) and bool(a) and a[0] in (
+        "draw_stock", "take_discard", "pack", "hand_rummy", "discard", "declare",
+    ) and (len(a) == 1 or (len(a) == 2 and isinstance(a[1], int) and 0 <= a[1] < NUM_TYPES))
+
+
+def action_text(a: Action) -> str:
+    """Text of a typed action: ``draw stock``, ``pack``, ``discard QS``,
+    ``declare discarding QS`` ..."""
+    k = a[0]
+    if k == "draw_stock":
+        return "draw stock"
+    if k == "take_discard":
+        return "take discard"
+    if k == "pack":
+        return "pack"
+    if k == "hand_rummy":
+        return "hand rummy"
+    if k == "discard":
+        return f"discard {card_str(a[1])}"
+    if k == "declare":
+        return f"declare discarding {card_str(a[1])}"
+    raise ValueError(f"unknown action {a!r}")
+
+
+__all__ = [
+    "Action", "IndianGame", "IndianState", "action_text", "could_declare", "PHASES", "RESULTS",
+    "DRAW", "PLAY", "DEAL_OVER", "GAME_OVER",
+]
