@@ -55,3 +55,19 @@ def test_train_smoke_writes_checkpoints_logs_curve_and_evaluation(tmp_path):
     assert {e["opponent"] for e in evals} == {"random", "greedy"}
     assert "final.zip (seat rotating) vs 2 x random, 3 deals" in proc.stdout
     assert "mean penalty (95% CI)" in proc.stdout
+
+
+def test_selfplay_adds_snapshots_of_the_learner(tmp_path):
+    """opponents=selfplay: each evaluation's checkpoint joins every env's opponent pool."""
+    from training.train import train
+
+    cfg = resolve_config(["--config", "configs/train/contract_rummy.yaml", "--opponents",
+                          "selfplay", "--timesteps", "256", "--n-envs", "1", "--eval-every",
+                          "128", "--eval-deals", "1", "--final-deals", "1", "--no-progress",
+                          "--out", str(tmp_path), "--set", "ppo.n_steps=128",
+                          "--set", "ppo.batch_size=64", "--set", "env.num_players=3",
+                          "--set", "eval.opponents=[random]"])
+    summary = train(cfg)
+    assert (tmp_path / "checkpoint_128.zip").exists()
+    assert summary["timesteps"] == 256
+    assert summary["snapshots"] == [2]  # the evaluations at 128 and 256 steps

@@ -72,7 +72,7 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", help="YAML file (configs/train/<variant>.yaml)")
     ap.add_argument("--variant")
-    ap.add_argument("--opponents", help="random | greedy")
+    ap.add_argument("--opponents", help="random | greedy | selfplay (snapshots of the learner)")
     ap.add_argument("--timesteps", type=int)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--n-envs", type=int)
@@ -113,10 +113,16 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
 
 def _make_env_fn(cfg: dict[str, Any], rank: int):
     def make():
-        from rummy_env.wrappers import SingleSeatEnv
+        from rummy_env.wrappers import SelfPlayEnv, SingleSeatEnv
 
+        seed = cfg["seed"] * 1000 + rank
+        if cfg["opponents"] == "selfplay":
+            # Opponents are drawn from snapshots of the learner (random bots until the first
+            # evaluation adds one); the last few are kept.
+            return SelfPlayEnv(cfg["variant"], max_pool=5, seat=cfg["seat"], seed=seed,
+                               **cfg["env"])
         return SingleSeatEnv(cfg["variant"], opponents=cfg["opponents"], seat=cfg["seat"],
-                             seed=cfg["seed"] * 1000 + rank, **cfg["env"])
+                             seed=seed, **cfg["env"])
 
     return make
 
@@ -194,6 +200,11 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     def run_eval(step: int, deals: int, tag: str) -> None:
         path = out / f"{tag}.zip"
         model.save(path)
+        if cfg["opponents"] == "selfplay":
+            from training.policy_bot import PolicyBot
+
+            # Sampling (not argmax) keeps the snapshot opponents varied.
+            venv.env_method("add_snapshot", PolicyBot(path, deterministic=False))
         for opp in ev["opponents"]:
             res = _evaluate(cfg, str(path), opp, deals, seed=10_000 + step)
             row = {"timesteps": step, "opponent": opp, "deals": deals, **_summary(res)}
@@ -243,6 +254,8 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     _plot(history, out / "learning_curve.png", f"{cfg['variant']} MaskablePPO")
     summary = {"train_seconds": train_seconds, "train_cpu_seconds": cpu_seconds,
                "timesteps": cfg["timesteps"], "final": finals}
+    if cfg["opponents"] == "selfplay":
+        summary["snapshots"] = [len(pool) for pool in venv.get_attr("snapshot_pool")]
     (out / "final_eval.json").write_text(json.dumps(summary, indent=1))
     venv.close()
     return summary
