@@ -169,7 +169,8 @@ def _short(spec: str) -> str:
 def format_table(res: dict[str, Any]) -> str:
     """The printed report of an :func:`evaluate` result."""
     lines = [
-        f"{res['variant']}: {res['players']} players, {res['deals']} deals (each a random deal of the game), "
+        f"{res['variant']}: {res['players']} players, {res['deals']} deals "
+        f"(each a random deal of the game), "
         f"seed {res['seed']}, {res['seconds']:.1f} s",
         f"{'player':<22} {'mean penalty (95% CI)':<28} {'win rate (95% CI)':<26} "
         f"{'mean reward':>11}",

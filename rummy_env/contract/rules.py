@@ -10,11 +10,10 @@ The engine never branches on a variant's name: a variant differs only by these f
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
 
 from rummy_env.errors import RuleConfigError
+from rummy_env.rules_base import RulesBase
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ SP_CONTRACTS = tuple(_c(len(c.sets), len(c.runs), 3, 3) for c in CR_CONTRACTS)
 
 
 @dataclass(frozen=True)
-class ContractRules:
+class ContractRules(RulesBase):
     """Every rule of a contract-family game that the engine reads.
 
     Field (type, meaning, RULES id):
@@ -202,26 +201,6 @@ class ContractRules:
         if not isinstance(self.cut_probability, (int, float)) or not 0.0 <= self.cut_probability <= 1.0:
             raise bad("cut_probability", "a number in [0, 1]")
 
-    # ----------------------------------------------------------------- overrides
-    @classmethod
-    def option_names(cls) -> list[str]:
-        """Rule fields a user may override by name."""
-        return [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
-
-    def with_overrides(self, **overrides: Any) -> ContractRules:
-        """A copy with the named fields replaced, validated (RuleConfigError on a bad one)."""
-        allowed = self.option_names()
-        for k in overrides:
-            if k not in allowed:
-                raise RuleConfigError(
-                    f"unknown rule option {k!r} for {self.name}; allowed: {', '.join(allowed)}"
-                )
-        fixed = {}
-        for k, v in overrides.items():
-            if isinstance(v, list):  # YAML and JSON give lists where the rules hold tuples
-                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-            fixed[k] = v
-        return dataclasses.replace(self, **fixed)
 
 
 #: RULES section 1: Contract Rummy (CR-1..13).

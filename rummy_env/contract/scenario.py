@@ -43,6 +43,7 @@ from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list, parse_ca
 from rummy_env.contract.melds import TableMeld, shape_of
 from rummy_env.contract.state import DRAW, PHASES, ContractGame, ContractState
 from rummy_env.errors import CardParseError, ScenarioError
+from rummy_env.scenario_util import cards_at, int_list, per_seat_cards, seat_at
 
 _KEYS = {
     "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "table",
@@ -51,20 +52,8 @@ _KEYS = {
 }
 
 
-def _cards(items: Any, where: str) -> list[int]:
-    if not isinstance(items, (list, tuple)):
-        raise ScenarioError(f"scenario {where} must be a list of card strings, got {items!r}")
-    try:
-        return [parse_card(x) for x in items]
-    except CardParseError as e:
-        raise ScenarioError(f"scenario {where}: {e}") from None
 
 
-def _per_seat_cards(v: Any, n: int, name: str) -> list[list[int]]:
-    """One card list per seat (``hands``, ``known``), parsed."""
-    if not isinstance(v, (list, tuple)) or len(v) != n:
-        raise ScenarioError(f"scenario {name} must be a list of {n} card lists, one per seat")
-    return [_cards(cards, f"{name}[{s}]") for s, cards in enumerate(v)]
 
 
 def _shape_text(sh: Any) -> Any:
@@ -127,18 +116,8 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
     return d
 
 
-def _seat(v: Any, n: int, name: str) -> int:
-    if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= int(v) < n:
-        raise ScenarioError(f"scenario {name}={v!r} must be a seat index in 0..{n - 1}")
-    return int(v)
 
 
-def _int_list(v: Any, n: int, name: str) -> list[int]:
-    if not isinstance(v, (list, tuple)) or len(v) != n or any(
-        not isinstance(x, (int, np.integer)) or isinstance(x, bool) for x in v
-    ):
-        raise ScenarioError(f"scenario {name} must be a list of {n} ints, got {v!r}")
-    return [int(x) for x in v]
 
 
 def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Generator) -> ContractState:
@@ -156,18 +135,18 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= rules.num_deals:
         raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
     st.deal = deal
-    st.dealer = _seat(d.get("dealer", int(rng.integers(n))), n, "dealer")
-    st.to_move = _seat(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
+    st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
     phase = d.get("phase", DRAW)
     if phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
     if "scores" in d:
-        st.scores = _int_list(d["scores"], n, "scores")
+        st.scores = int_list(d["scores"], n, "scores")
 
     placed = [0] * NUM_TYPES
     hand_size = rules.hand_sizes[deal - 1]
     if "hands" in d:
-        for s, cards in enumerate(_per_seat_cards(d["hands"], n, "hands")):
+        for s, cards in enumerate(per_seat_cards(d["hands"], n, "hands")):
             for t in cards:
                 st.hands[s][t] += 1
                 placed[t] += 1
@@ -177,9 +156,9 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     for i, m in enumerate(d.get("table", [])):
         if not isinstance(m, dict) or "cards" not in m or "owner" not in m:
             raise ScenarioError(f"scenario table[{i}] must be a dict with 'owner' and 'cards'")
-        owner = _seat(m["owner"], n, f"table[{i}].owner")
-        cards = _cards(m["cards"], f"table[{i}].cards")
-        wilds = _cards(m.get("wilds", []), f"table[{i}].wilds")
+        owner = seat_at(m["owner"], n, f"table[{i}].owner")
+        cards = cards_at(m["cards"], f"table[{i}].cards")
+        wilds = cards_at(m.get("wilds", []), f"table[{i}].wilds")
         if len(wilds) != cards.count(JOKER) or JOKER in wilds:
             raise ScenarioError(
                 f"scenario table[{i}]: 'wilds' must name one natural card per joker "
@@ -201,8 +180,8 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         for t in cards:
             placed[t] += 1
     st.table = table
-    discard = _cards(d.get("discard", []), "discard") if "discard" in d else None
-    stock_top = _cards(d.get("stock", []), "stock")
+    discard = cards_at(d.get("discard", []), "discard") if "discard" in d else None
+    stock_top = cards_at(d.get("stock", []), "stock")
     for t in stock_top:
         placed[t] += 1
     if discard is not None:
@@ -247,7 +226,7 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if not isinstance(melded, (list, tuple)):
         raise ScenarioError("scenario melded must be a list of seats")
     for s in melded:
-        st.melded[_seat(s, n, "melded[]")] = True
+        st.melded[seat_at(s, n, "melded[]")] = True
     turn = d.get("turn", {})
     if not isinstance(turn, dict):
         raise ScenarioError("scenario turn must be a dict")
@@ -258,15 +237,15 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         if not st.melded[m.owner] and not (in_progress and m.owner == st.to_move):
             raise ScenarioError(f"scenario table meld owned by seat {m.owner}, who has not melded")
     if "claims_used" in d:
-        st.claims_used = _int_list(d["claims_used"], n, "claims_used")
+        st.claims_used = int_list(d["claims_used"], n, "claims_used")
     if "known" in d:
-        for s, cards in enumerate(_per_seat_cards(d["known"], n, "known")):
+        for s, cards in enumerate(per_seat_cards(d["known"], n, "known")):
             for t in cards:
                 st.known[s][t] += 1
             if any(st.known[s][t] > st.hands[s][t] for t in range(NUM_TYPES)):
                 raise ScenarioError(f"scenario known[{s}] lists cards that hand {s} does not hold")
     if "deal_delta" in d:
-        st.deal_delta = _int_list(d["deal_delta"], n, "deal_delta")
+        st.deal_delta = int_list(d["deal_delta"], n, "deal_delta")
     st.deals_played = int(d.get("deals_played", deal - 1))
     try:
         _load_turn(st, turn, n)
@@ -297,7 +276,7 @@ def _load_turn(st: ContractState, turn: dict[str, Any], n: int) -> None:
     st.turn_number = int(turn.get("number", 1))
     st.melded_turn = [(-1 if not st.melded[s] else 0) for s in range(n)]
     if "melded_turn" in turn:
-        st.melded_turn = _int_list(turn["melded_turn"], n, "turn.melded_turn")
+        st.melded_turn = int_list(turn["melded_turn"], n, "turn.melded_turn")
     cl = turn.get("contract_left")
     st.contract_left = None if cl is None else [(str(k), int(v)) for k, v in cl]
     st.contract_laid = [tuple(x) for x in turn.get("contract_laid", [])]
@@ -305,8 +284,8 @@ def _load_turn(st: ContractState, turn: dict[str, Any], n: int) -> None:
     ob, fb = turn.get("obligation"), turn.get("forbidden")
     st.obligation = parse_card(ob) if ob else -1
     st.forbidden = parse_card(fb) if fb else -1
-    st.claim_queue = [_seat(s, n, "turn.claim_queue[]") for s in turn.get("claim_queue", [])]
+    st.claim_queue = [seat_at(s, n, "turn.claim_queue[]") for s in turn.get("claim_queue", [])]
     st.last_claimer = int(turn.get("last_claimer", -1))
     st.went_out = int(turn.get("went_out", -1))
     if "last_deal_delta" in turn:
-        st.last_deal_delta = _int_list(turn["last_deal_delta"], n, "turn.last_deal_delta")
+        st.last_deal_delta = int_list(turn["last_deal_delta"], n, "turn.last_deal_delta")

@@ -8,17 +8,17 @@ One :class:`IndianRules` object holds every rule the engine reads; the variant i
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from rummy_env.errors import RuleConfigError
+from rummy_env.rules_base import RulesBase
 
 _DECKS = tuple((n, 2, 2) for n in range(2, 7)) + tuple((n, 3, 3) for n in range(7, 11))
 
 
 @dataclass(frozen=True)
-class IndianRules:
+class IndianRules(RulesBase):
     """Every rule of Indian Rummy that the engine reads.
 
     Field (type, meaning, RULES id):
@@ -124,26 +124,6 @@ class IndianRules:
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v < 1e9:
                 raise bad(name, "a finite number >= 0")
 
-    # ----------------------------------------------------------------- overrides
-    @classmethod
-    def option_names(cls) -> list[str]:
-        """Rule fields a user may override by name."""
-        return [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
-
-    def with_overrides(self, **overrides: Any) -> IndianRules:
-        """A copy with the named fields replaced, validated (RuleConfigError on a bad one)."""
-        allowed = self.option_names()
-        for k in overrides:
-            if k not in allowed:
-                raise RuleConfigError(
-                    f"unknown rule option {k!r} for {self.name}; allowed: {', '.join(allowed)}"
-                )
-        fixed = {}
-        for k, v in overrides.items():
-            if isinstance(v, list):  # YAML and JSON give lists where the rules hold tuples
-                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-            fixed[k] = v
-        return dataclasses.replace(self, **fixed)
 
 
 #: RULES section 8: Indian Rummy / Paplu (IR-1..12).

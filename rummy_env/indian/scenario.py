@@ -49,8 +49,9 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.cards import NUM_TYPES, card_str, counts_to_list, parse_card
-from rummy_env.errors import CardParseError, ScenarioError
+from rummy_env.cards import NUM_TYPES, card_str, counts_to_list
+from rummy_env.errors import ScenarioError
+from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, per_seat_cards, seat_at
 from rummy_env.indian.state import DRAW, PHASES, PLAY, RESULTS, IndianGame, IndianState
 
 _KEYS = {
@@ -61,44 +62,16 @@ _KEYS = {
 _TURN_KEYS = {"number", "taken", "winner", "result", "last_deal_delta"}
 
 
-def _cards(items: Any, where: str) -> list[int]:
-    if not isinstance(items, (list, tuple)):
-        raise ScenarioError(f"scenario {where} must be a list of card strings, got {items!r}")
-    try:
-        return [parse_card(x) for x in items]
-    except CardParseError as e:
-        raise ScenarioError(f"scenario {where}: {e}") from None
 
 
-def _card(item: Any, where: str) -> int:
-    try:
-        return parse_card(item)
-    except CardParseError as e:
-        raise ScenarioError(f"scenario {where}: {e}") from None
 
 
-def _per_seat_cards(v: Any, n: int, name: str) -> list[list[int]]:
-    if not isinstance(v, (list, tuple)) or len(v) != n:
-        raise ScenarioError(f"scenario {name} must be a list of {n} card lists, one per seat")
-    return [_cards(cards, f"{name}[{s}]") for s, cards in enumerate(v)]
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
-def _seat(v: Any, n: int, name: str) -> int:
-    if not _is_int(v) or not 0 <= int(v) < n:
-        raise ScenarioError(f"scenario {name}={v!r} must be a seat index in 0..{n - 1}")
-    return int(v)
 
 
-def _int_list(v: Any, n: int, name: str, lo: int = 0) -> list[int]:
-    if not isinstance(v, (list, tuple)) or len(v) != n or any(
-        not _is_int(x) or x < lo for x in v
-    ):
-        raise ScenarioError(f"scenario {name} must be a list of {n} ints >= {lo}, got {v!r}")
-    return [int(x) for x in v]
 
 
 def _num_list(v: Any, n: int, name: str) -> list[float]:
@@ -167,11 +140,11 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
         raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {rules.name}")
     st = IndianState(game)
     deal = d.get("deal", 1)
-    if not _is_int(deal) or not 1 <= deal <= rules.num_deals:
+    if not is_int(deal) or not 1 <= deal <= rules.num_deals:
         raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
     st.deal = int(deal)
-    st.dealer = _seat(d.get("dealer", int(rng.integers(n))), n, "dealer")
-    st.to_move = _seat(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
+    st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
     phase = d.get("phase", DRAW)
     if phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
@@ -182,7 +155,7 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
     if not isinstance(packed, (list, tuple)):
         raise ScenarioError("scenario packed must be a list of seats")
     for s in packed:
-        st.packed[_seat(s, n, "packed[]")] = True
+        st.packed[seat_at(s, n, "packed[]")] = True
     if live:
         if st.packed[st.to_move]:
             raise ScenarioError(f"scenario to_move={st.to_move} has packed (IR-7)")
@@ -190,7 +163,7 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
             raise ScenarioError("scenario leaves fewer than two players who have not packed; "
                                 "the last one would have won at once (IR-7)")
     if "turns_taken" in d:
-        st.turns_taken = _int_list(d["turns_taken"], n, "turns_taken")
+        st.turns_taken = int_list(d["turns_taken"], n, "turns_taken", lo=0)
     else:
         st.turns_taken = [1 if (st.packed[s] or (phase == PLAY and s == st.to_move)) else 0
                           for s in range(n)]
@@ -221,15 +194,15 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
         to_deal = [s for s in range(n) if hv[s] is None]
         for s in range(n):
             if hv[s] is not None:
-                for t in _cards(hv[s], f"hands[{s}]"):
+                for t in cards_at(hv[s], f"hands[{s}]"):
                     st.hands[s][t] += 1
                     placed[t] += 1
-    indicator = _card(d["indicator"], "indicator") if "indicator" in d else None
+    indicator = card_at(d["indicator"], "indicator") if "indicator" in d else None
     if indicator is not None:
         placed[indicator] += 1
-    discard = _cards(d["discard"], "discard") if "discard" in d else None
-    stock_top = _cards(d.get("stock", []), "stock")
-    oop = _cards(d.get("out_of_play", []), "out_of_play")
+    discard = cards_at(d["discard"], "discard") if "discard" in d else None
+    stock_top = cards_at(d.get("stock", []), "stock")
+    oop = cards_at(d.get("out_of_play", []), "out_of_play")
     for group in (discard or [], stock_top, oop):
         for t in group:
             placed[t] += 1
@@ -265,7 +238,7 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
     if "discarders" in d:
         dl = d["discarders"]
         if not isinstance(dl, (list, tuple)) or len(dl) != len(discard) or any(
-            not _is_int(x) or not -1 <= x < n for x in dl
+            not is_int(x) or not -1 <= x < n for x in dl
         ):
             raise ScenarioError(
                 f"scenario discarders must hold one seat (or -1) per discard ({len(discard)})"
@@ -278,7 +251,7 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
                         if not st.packed[(st.to_move - k) % n])
             st.discarder[-1] = prev
     if "known" in d:
-        for s, cards in enumerate(_per_seat_cards(d["known"], n, "known")):
+        for s, cards in enumerate(per_seat_cards(d["known"], n, "known")):
             for t in cards:
                 st.known[s][t] += 1
             if any(st.known[s][t] > st.hands[s][t] for t in range(NUM_TYPES)):
@@ -287,7 +260,7 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
     if "deal_delta" in d:
         st.deal_delta = _num_list(d["deal_delta"], n, "deal_delta")
     dp = d.get("deals_played", st.deal - 1)
-    if not _is_int(dp) or dp < 0:
+    if not is_int(dp) or dp < 0:
         raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
     st.deals_played = int(dp)
     _load_turn(st, d.get("turn", {}), n)
@@ -328,13 +301,13 @@ def _load_turn(st: IndianState, turn: Any, n: int) -> None:
         raise ScenarioError(f"unknown scenario turn keys {sorted(unknown)}; "
                             f"allowed: {sorted(_TURN_KEYS)}")
     num = turn.get("number", 1)
-    if not _is_int(num) or num < 0:
+    if not is_int(num) or num < 0:
         raise ScenarioError(f"scenario turn.number={num!r} must be an int >= 0")
     st.turn_number = int(num)
     taken = turn.get("taken")
-    st.taken = _card(taken, "turn.taken") if taken else -1
+    st.taken = card_at(taken, "turn.taken") if taken else -1
     winner = turn.get("winner", -1)
-    if not _is_int(winner) or not -1 <= winner < n:
+    if not is_int(winner) or not -1 <= winner < n:
         raise ScenarioError(f"scenario turn.winner={winner!r} must be -1 or a seat")
     st.winner = int(winner)
     result = turn.get("result")
