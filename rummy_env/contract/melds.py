@@ -170,9 +170,16 @@ class ContractContext:
     contiguity: bool  # CR-9 applies to this deal
 
 
-def _run_slot_types(shape: Shape) -> list[int]:
-    _, suit, lo, hi = shape
-    return [pos_type(suit, p) for p in range(lo, hi + 1)]
+_RUN_TYPES: dict[Shape, tuple[int, ...]] = {}
+
+
+def _slot_types(sh: Shape) -> tuple[int, ...]:
+    """Natural types a run shape's positions want, low to high (cached: a hot path)."""
+    v = _RUN_TYPES.get(sh)
+    if v is None:
+        _, suit, lo, hi = sh
+        v = _RUN_TYPES[sh] = tuple(pos_type(suit, p) for p in range(lo, hi + 1))
+    return v
 
 
 def _contiguous(a: Shape, b: Shape) -> bool:
@@ -198,12 +205,12 @@ def allocate(
     run_demand = [0] * 53
     for sh in shapes:
         if sh[0] == "run":
-            for t in _run_slot_types(sh):
+            for t in _slot_types(sh):
                 run_demand[t] += 1
 
     def options(i: int) -> list[int]:
         sh = shapes[i]
-        types = set(_run_slot_types(sh)) if sh[0] == "run" else {card(sh[1], s) for s in range(4)}
+        types = set(_slot_types(sh)) if sh[0] == "run" else {card(sh[1], s) for s in range(4)}
         cand = sorted(types, key=lambda t: (t != prefer, run_demand[t] - rem[t], t))
         return [t for t in cand if rem[t] > 0]
 
@@ -226,7 +233,7 @@ def allocate(
     out: list[tuple[list[int], list[int]]] = []
     for i, sh in enumerate(shapes):
         if sh[0] == "run":
-            slots = _run_slot_types(sh)
+            slots = _slot_types(sh)
             taken = list(fills[i])
             cards: list[int] = []
             for t in slots:
@@ -247,7 +254,7 @@ def allocate(
         for j in range(i + 1, n):
             later = shapes[j]
             if later[0] == "run":
-                for t in _run_slot_types(later):
+                for t in _slot_types(later):
                     if rank_of(t) == rank and t not in fills[j]:
                         later_need[suit_of(t)] += 1
         naturals = list(fills[i])
@@ -353,15 +360,6 @@ def _run_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
     return out
 
 
-_RUN_TYPES: dict[Shape, tuple[int, ...]] = {}
-
-
-def _slot_types(sh: Shape) -> tuple[int, ...]:
-    """Natural types a run shape's positions want (cached)."""
-    v = _RUN_TYPES.get(sh)
-    if v is None:
-        v = _RUN_TYPES[sh] = tuple(_run_slot_types(sh))
-    return v
 
 
 class _Deficit:

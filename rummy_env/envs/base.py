@@ -43,9 +43,6 @@ class RummyAECEnv(AECEnv):
     metadata: dict[str, Any] = {"name": "rummy_base", "render_modes": ["ansi", "human"],
                                 "is_parallelizable": False, "render_fps": 1}
     preset: Any = None
-    #: Env options (not rules), with their defaults.
-    ENV_OPTIONS = ("num_players", "episode", "render_mode", "max_turns", "illegal_action",
-                   "illegal_reward", "reward_scale", "deal")
 
     def __init__(
         self,
