@@ -9,6 +9,7 @@ the test names.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -20,7 +21,7 @@ import numpy as np
 import pytest
 
 import rummy_env
-from rummy_env.bots import BOTS, GreedyBot, RandomBot, make_bot, seat_view
+from rummy_env.bots import BOTS, ContractGreedyBot, GreedyBot, RandomBot, make_bot, seat_view
 from training.evaluate import evaluate
 
 CONTRACT_VARIANTS = ["contract_rummy", "contract_rummy_single_pack", "liverpool_rummy", "may_i"]
@@ -283,8 +284,9 @@ def test_cr5_greedy_never_proposes_an_illegal_action(variant):
 
 
 def test_greedy_refuses_other_families():
-    """GreedyBot is for the contract family: given a view whose observation is laid out for
-    another family, it says so instead of guessing."""
+    """ContractGreedyBot is for the contract family: given a view whose observation is laid out
+    for another family, it says so instead of guessing; the GreedyBot dispatcher names a family
+    it has no bot for."""
     from rummy_env.bots import SeatView
     from rummy_env.obs import ObsLayout
 
@@ -295,7 +297,9 @@ def test_greedy_refuses_other_families():
     foreign = SeatView(view.seat, np.zeros(other.size, np.float32), view.legal_actions,
                        view.action_layout, other)
     with pytest.raises(ValueError, match="contract family"):
-        GreedyBot().act(foreign)
+        ContractGreedyBot().act(foreign)
+    with pytest.raises(ValueError, match="no greedy bot for the 'bridge' family"):
+        GreedyBot().act(dataclasses.replace(view, family="bridge"))
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -1,14 +1,53 @@
 """Baseline bots; each sees only its seat's view (see :mod:`rummy_env.bots.base`).
 
 ``make_bot("random" | "greedy", seed)`` builds one by name: :class:`RandomBot` plays uniformly
-over its legal actions, :class:`GreedyBot` plays a simple greedy contract-family strategy
-(see its docstring).
+over its legal actions; :class:`GreedyBot` plays the rule-based strategy of the variant's
+family (``GREEDY_BY_FAMILY``; each family's bot documents its strategy), chosen from the
+view's public ``family`` field, so one ``"greedy"`` name works for every variant.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rummy_env.bots.base import Bot, RandomBot, SeatView, play_episode, seat_view
-from rummy_env.bots.greedy import GreedyBot
+from rummy_env.bots.greedy import ContractGreedyBot
+
+#: The greedy bot class of each rules family (``SeatView.family``).
+GREEDY_BY_FAMILY: dict[str, Any] = {
+    "contract": ContractGreedyBot,
+}
+
+
+class GreedyBot:
+    """The greedy baseline of whichever family the view belongs to (see ``GREEDY_BY_FAMILY``).
+
+    The family's bot is built on first use with this bot's seed, so one instance can sit at
+    tables of different variants (a bot per family, each keeping its own state).
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._bots: dict[str, Bot] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+        for bot in self._bots.values():
+            bot.reset(seed)
+
+    def act(self, view: SeatView) -> int:
+        bot = self._bots.get(view.family)
+        if bot is None:
+            cls = GREEDY_BY_FAMILY.get(view.family)
+            if cls is None:
+                raise ValueError(f"no greedy bot for the {view.family!r} family; families with "
+                                 f"one: {', '.join(GREEDY_BY_FAMILY)}")
+            bot = self._bots[view.family] = cls(self.seed)
+        return bot.act(view)
+
 
 #: Bot names accepted by :func:`make_bot`, and their classes.
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
@@ -23,5 +62,5 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "SeatView", "make_bot", "play_episode",
-           "seat_view"]
+__all__ = ["BOTS", "GREEDY_BY_FAMILY", "Bot", "ContractGreedyBot", "GreedyBot", "RandomBot",
+           "SeatView", "make_bot", "play_episode", "seat_view"]

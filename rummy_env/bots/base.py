@@ -24,6 +24,9 @@ class SeatView:
     legal_actions: tuple[int, ...]
     action_layout: Any  # rummy_env.codec.ActionLayout (decode ids, texts)
     obs_layout: Any  # rummy_env.obs.ObsLayout (piece slices)
+    #: The rules family of the variant ("contract", "indian", "gin", "manipulation"): public,
+    #: and what :class:`~rummy_env.bots.GreedyBot` dispatches on.
+    family: str = ""
 
     def piece(self, name: str) -> np.ndarray:
         """A named piece of the observation, reshaped."""
@@ -36,7 +39,7 @@ def seat_view(env: Any, agent: str) -> SeatView:
     obs = env.observe(agent)
     legal = tuple(int(i) for i in np.flatnonzero(obs["action_mask"]))
     return SeatView(env.possible_agents.index(agent), obs["observation"], legal,
-                    env.layout, env.encoder.layout)
+                    env.layout, env.encoder.layout, env.family)
 
 
 @runtime_checkable

@@ -1,6 +1,6 @@
 """A rule-based baseline for the contract family that sees only its seat's view.
 
-:class:`GreedyBot` reads nothing but a :class:`~rummy_env.bots.base.SeatView`: its observation
+:class:`ContractGreedyBot` reads nothing but a :class:`~rummy_env.bots.base.SeatView`: its observation
 pieces (``hand``, ``contract``, ``melded``, ``turn``, ``discard_top``, ``discard_order``, the
 table pieces ``meld_kind``/``meld_cards``/``meld_jokers``) and its legal action ids, decoded into
 typed actions with ``view.action_layout.decode``. It never sees the game state, other hands or
@@ -93,7 +93,7 @@ class _Table:
         return False
 
 
-class GreedyBot:
+class ContractGreedyBot:
     """A simple greedy player of the contract family (Contract Rummy, single-pack, Liverpool,
     May I?), deterministic, seeing only its :class:`~rummy_env.bots.base.SeatView`.
 
@@ -148,7 +148,7 @@ class GreedyBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         if "contract" not in view.obs_layout.pieces:
-            raise ValueError("GreedyBot plays the contract family only (its observation has "
+            raise ValueError("ContractGreedyBot plays the contract family only (its observation has "
                              "no 'contract' piece)")
         decode = view.action_layout.decode
         by_kind: dict[str, list[tuple[int, tuple]]] = {}
@@ -218,7 +218,7 @@ class GreedyBot:
             return True
         if sets and sum(hand[card(rank_of(t), x)] for x in range(4)) == 2:
             return True
-        return runs and not hand[t] and GreedyBot._strength(hand, t, False, True) >= 2
+        return runs and not hand[t] and ContractGreedyBot._strength(hand, t, False, True) >= 2
 
     def _useful(self, hand: Sequence[int], t: int, melded: bool, table: _Table,
                 sets: bool, runs: bool) -> int:
@@ -295,13 +295,13 @@ class GreedyBot:
         naturals = [(i, a) for i, a in layoffs if a[1] != JOKER]
         owed = view.piece("turn")[1] > 0
         if owed and jokers:
-            return GreedyBot._pick_joker(jokers, hand, table)
+            return ContractGreedyBot._pick_joker(jokers, hand, table)
         if naturals:
             return max(naturals, key=lambda x: (CARD_POINTS[x[1][1]], -x[0]))[0]
         if swaps:
             return swaps[0][0]
         if jokers:
-            return GreedyBot._pick_joker(jokers, hand, table)
+            return ContractGreedyBot._pick_joker(jokers, hand, table)
         return int(view.legal_actions[0])
 
     @staticmethod
@@ -325,4 +325,4 @@ class GreedyBot:
         return min(discards, key=key)[0]
 
 
-__all__ = ["CARD_POINTS", "GreedyBot"]
+__all__ = ["CARD_POINTS", "ContractGreedyBot"]

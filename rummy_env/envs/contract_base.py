@@ -21,6 +21,9 @@ def variant_metadata(name: str) -> dict[str, Any]:
 class ContractEnv(RummyAECEnv):
     """AEC environment of one contract-family preset (``preset`` set by the variant module)."""
 
+    #: Rules family (public; bots dispatch on it, see ``rummy_env.bots.GreedyBot``).
+    family = "contract"
+
     def _make_game(self) -> ContractGame:
         return ContractGame(self.rules, self.num_players)
 

@@ -20,6 +20,9 @@ class IndianEnv(RummyAECEnv):
     settlement: what the winner collects, minus what each other seat pays (IR-9).
     """
 
+    #: Rules family (public; bots dispatch on it, see ``rummy_env.bots.GreedyBot``).
+    family = "indian"
+
     #: Generated docs (``rummy_env.docs``): the note above the action table and the rewards.
     SPEC_ACTIONS_NOTE = (
         "Action ids (one fixed layout; cards by type, so the size does not grow with the packs):",
