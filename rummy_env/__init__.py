@@ -27,6 +27,10 @@ _MODULES = {
     "contract_rummy_single_pack": "contract_rummy_single_pack_v0",
     "liverpool_rummy": "liverpool_rummy_v0",
     "may_i": "may_i_v0",
+    "shanghai_rummy": "shanghai_rummy_v0",
+    "shanghai_tahelia_powe": "shanghai_tahelia_powe_v0",
+    "shanghai_deb_kolsov": "shanghai_deb_kolsov_v0",
+    "progressive_rummy": "progressive_rummy_v0",
     "indian_rummy": "indian_rummy_v0",
 }
 VARIANTS: tuple[str, ...] = tuple(_MODULES)

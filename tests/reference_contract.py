@@ -13,6 +13,9 @@ Rules encoded (RULES.md ids):
 * CR-3 / CR-5 / SP-3 / MI-2 / CR-9 / CR-13 / SP-4 contract completions: :func:`contract_shapes`.
 * CR-10 lay-offs, CR-8 joker swaps: :func:`single_layoffs`, :func:`single_swaps`.
 * SP-4 "can this card reach the table this turn": :func:`can_place`.
+* SH-2 distinct-rank books, SH-3 one joker per meld, SH-6 announcements and Shanghai calls,
+  TP-3 no going out by discarding: :func:`contract_shapes`, :func:`can_end_turn`,
+  :func:`reference_play`, :func:`reference_legal`.
 * The whole legal set of the acting seat: :func:`reference_legal`.
 
 Engine conventions the reference follows (documented in the variant docstrings and the
@@ -40,24 +43,45 @@ def pos_type(suit: int, pos: int) -> int:
 
 
 # ============================================================================ validity
+def is_wild(rules, c: int) -> bool:
+    """A joker, or a card of a wild rank (PR-5: every 2)."""
+    return c == JOKER or (c < 52 and rank_of(c) in rules.wild_ranks)
+
+
+def min_set_size(rules) -> int:
+    """3, or 2 where some contract asks for a pair (PR-4)."""
+    return min([3] + [k for c in rules.contracts for k in c.sets])
+
+
+def _naturals_ok(rules, cards, stands) -> bool:
+    """CR-4: a natural card (one standing for itself) in every meld, unless PR-5 lifts it."""
+    return not rules.meld_needs_natural or any(c == s for c, s in zip(cards, stands))
+
+
 def valid_set(rules, rank: int, cards, stands) -> bool:
     """C-2, CR-4, SP-3, C-4: a set of one rank, 3+ cards, at least one natural, at most
     ``set_max`` cards, distinct suits (the stated suit of a joker counting) where required."""
     n = len(cards)
-    if n < 3 or len(stands) != n:
+    if n < min_set_size(rules) or len(stands) != n:
         return False
     for c, s in zip(cards, stands):
         if not 0 <= s < 52 or rank_of(s) != rank:
             return False
-        if c != JOKER and c != s:
+        if c != s and not is_wild(rules, c):
             return False
-    if all(c == JOKER for c in cards):
+    if not _naturals_ok(rules, cards, stands):
         return False
     if rules.set_max is not None and n > rules.set_max:
         return False
     if rules.set_distinct_suits and len({suit_of(s) for s in stands}) != n:
         return False
-    return True
+    return _jokers_ok(rules, cards)
+
+
+def _jokers_ok(rules, cards) -> bool:
+    """SH-3: at most ``max_jokers_per_meld`` jokers in a meld."""
+    lim = rules.max_jokers_per_meld
+    return lim is None or sum(1 for c in cards if c == JOKER) <= lim
 
 
 def valid_run(rules, suit: int, lo: int, cards, stands) -> bool:
@@ -76,11 +100,11 @@ def valid_run(rules, suit: int, lo: int, cards, stands) -> bool:
     for i, (c, s) in enumerate(zip(cards, stands)):
         if s != pos_type(suit, lo + i):
             return False
-        if c != JOKER and c != s:
+        if c != s and not is_wild(rules, c):
             return False
-    if all(c == JOKER for c in cards):
+    if not _naturals_ok(rules, cards, stands):
         return False
-    return True
+    return _jokers_ok(rules, cards)
 
 
 def valid_meld(rules, m) -> bool:
@@ -115,7 +139,7 @@ def _set_candidates(rules, hand, rank: int, minimum: int, exact: bool):
         per_suit_max = [min(1, k) for k in per_suit_max]
     for ks in product(*[range(k + 1) for k in per_suit_max]):
         nat = sum(ks)
-        if nat == 0:
+        if nat == 0 and rules.meld_needs_natural:
             continue
         for j in range(hand[JOKER] + 1):
             size = nat + j
@@ -211,6 +235,8 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
         cands[req] = sorted(set(lst))
 
     def ok_pair(a, b) -> bool:
+        if rules.sets_distinct_ranks and a[0] == "set" == b[0] and a[1] == b[1]:
+            return False  # SH-2
         if a[0] != "run" or b[0] != "run":
             return True
         if contig and _contiguous(a, b):
@@ -229,9 +255,13 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
                 return frozenset()
             if must_cover >= 0 and not covered:
                 return frozenset()
+            if strict and sum(hand) == 1 and not _leftover_layable(hand, chosen_keys):
+                return frozenset()  # TP-3: one card left must then be laid off
             return frozenset([END])
         runs_key = tuple(sorted(s for s in chosen if s[0] == "run"))
-        mkey = (i, tuple(hand), runs_key, prev_key if reqs[i - 1] == reqs[i] else None, covered)
+        sets_key = tuple(sorted(s[1] for s in chosen if s[0] == "set"))
+        mkey = (i, tuple(hand), runs_key, sets_key, prev_key if reqs[i - 1] == reqs[i] else None,
+                covered, tuple(chosen_keys) if strict else None)
         if mkey in memo:
             return memo[mkey]
         acc = set()
@@ -250,7 +280,9 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
                 hand[c] -= k
             cov = covered or any(c == must_cover for c, _ in usage)
             chosen.append(shape)
+            chosen_keys.append(key)
             sub = rec(i + 1, chosen, key, cov)
+            chosen_keys.pop()
             chosen.pop()
             for c, k in usage:
                 hand[c] += k
@@ -261,8 +293,50 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
         memo[mkey] = res
         return res
 
+    strict = not rules.go_out_by_discard
+    chosen_keys = []
+
+    def _leftover_layable(h, keys) -> bool:
+        if not (rules.layoff_same_turn or whole):
+            return False
+        new = []
+        for (shape, usage) in keys:
+            cards = [c for c, k in usage for _ in range(k)]
+            if shape[0] == "set":
+                nat = [c for c in cards if c != JOKER]
+                stands = list(nat)
+                for _ in range(len(cards) - len(nat)):
+                    stands.append(_set_joker_stand(shape[1], stands))
+                new.append(("set", shape[1], 0, tuple(nat) + (JOKER,) * (len(cards) - len(nat)),
+                            tuple(stands)))
+            else:
+                _, suit, lo, hi = shape
+                natural = {c for c in cards if c != JOKER}
+                run_cards = tuple(pos_type(suit, p) if pos_type(suit, p) in natural else JOKER
+                                  for p in range(lo, hi + 1))
+                new.append(("run", suit, lo, run_cards,
+                            tuple(pos_type(suit, p) for p in range(lo, hi + 1))))
+        return bool(single_layoffs(rules, tuple(h), table_of(state) + tuple(new)))
+
     res = rec(0, list(laid), None, False)
     return {s for s in res if s != END}
+
+
+def contract_shapes_any_view(state, hand, must_cover: int = -1) -> set:
+    """PR-5: wild-rank cards (2s) in hand may serve as wild cards (searched as jokers) or, each
+    copy separately, as naturals: the union over every such split of the hand."""
+    rules = state.rules
+    wild = [t for t in range(52) if hand[t] and rank_of(t) in rules.wild_ranks]
+    if not wild:
+        return contract_shapes(state, hand, must_cover)
+    out = set()
+    for keep in product(*[range(hand[t] + 1) for t in wild]):
+        v = list(hand)
+        for t, k in zip(wild, keep):
+            v[JOKER] += v[t] - k
+            v[t] = k
+        out |= contract_shapes(state, v, must_cover)
+    return out
 
 
 def contract_completable(state, hand, must_cover: int = -1) -> bool:
@@ -283,10 +357,26 @@ def single_layoffs(rules, hand, table):
     ``(action, [(new_hand, new_table), ...])`` (a natural ace fitting both ends of a 2..K run
     is one action with two outcomes)."""
     out = []
-    present = [t for t in range(52) if hand[t]]
+    present = [t for t in range(52) if hand[t] and not is_wild(rules, t)]
+    wild2 = [t for t in range(52) if hand[t] and is_wild(rules, t)]
     for mi, m in enumerate(table):
         kind, key, lo, cards, stands = m
         results_for = {}
+        for t in wild2:
+            # PR-5: a wild 2 on a set (itself if the set is of 2s), or at a named run end.
+            if kind == "set":
+                st = t if rank_of(t) == key else _set_joker_stand(key, stands)
+                nm = (kind, key, 0, cards + (t,), stands + (st,))
+                if valid_meld(rules, nm):
+                    results_for[("lay_off", t, mi, False)] = (t, [nm])
+            else:
+                hi = lo + len(cards) - 1
+                nm = (kind, key, lo - 1, (t,) + cards, (pos_type(key, lo - 1),) + stands)
+                if lo - 1 >= 1 and valid_meld(rules, nm):
+                    results_for[("lay_off", t, mi, True)] = (t, [nm])
+                nm = (kind, key, lo, cards + (t,), stands + (pos_type(key, hi + 1),))
+                if hi + 1 <= 14 and valid_meld(rules, nm):
+                    results_for[("lay_off", t, mi, False)] = (t, [nm])
         for t in present:
             res = []
             if kind == "set":
@@ -356,6 +446,42 @@ def joker_layoff_possible(rules, hand, table) -> bool:
     return any(a[1] == JOKER for a, _ in single_layoffs(rules, hand, table))
 
 
+def can_lay_jokers(rules, table, k: int) -> bool:
+    """CR-8 / SH-3: can ``k`` freed jokers be laid off one after another on ``table``?"""
+    if k <= 0:
+        return True
+    hand = tuple([0] * 52 + [1])
+    for a, outs in single_layoffs(rules, hand, table):
+        for _, tb2 in outs:
+            if can_lay_jokers(rules, tb2, k - 1):
+                return True
+    return False
+
+
+def can_end_turn(rules, hand, table, owed: int, allow_swap: bool, memo=None) -> bool:
+    """Can the player end the turn from here: with no joker owed, discard (two cards or more
+    under TP-3, one or more otherwise), or go out by lay-offs and swaps? Exhaustive search."""
+    memo = {} if memo is None else memo
+    size = sum(hand)
+    if size == 0:
+        return True
+    if owed == 0 and size >= (2 if not rules.go_out_by_discard else 1):
+        return True
+    key = (tuple(hand), table, owed)
+    if key in memo:
+        return memo[key]
+    memo[key] = False
+    moves = [(a, h2, tb2) for a, outs in single_layoffs(rules, hand, table) for h2, tb2 in outs]
+    if allow_swap:
+        moves += single_swaps(rules, hand, table)
+    for a, h2, tb2 in moves:
+        owed2 = owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+        if can_end_turn(rules, h2, tb2, owed2, allow_swap, memo):
+            memo[key] = True
+            return True
+    return False
+
+
 def can_place(rules, hand, table, t: int, allow_swap: bool, max_steps: int | None = None) -> bool:
     """SP-4: can a card of type ``t`` (in ``hand``) reach the table this turn through a
     sequence of lay-offs and joker swaps?
@@ -415,14 +541,29 @@ def may_swap(state, seat) -> bool:
             and state.melded_turn[seat] < state.turn_number)
 
 
+def may_buy(state, seat) -> bool:
+    """PR-6 / CR-7: within the deal's limit, not the card's discarder (C-8), not the buyer of
+    the previous card of the window, and the penalty cards can be drawn (C-8)."""
+    r = state.rules
+    lim = r.claims_per_deal
+    lim = lim[state.deal - 1] if isinstance(lim, tuple) else lim
+    pen = r.claim_penalty
+    pen = pen[state.deal - 1] if isinstance(pen, tuple) else pen
+    return (seat != state.discarder[-1] and seat != state.last_claimer
+            and (lim is None or state.claims_used[seat] < lim)
+            and len(state.stock) + max(0, len(state.discard) - 2) >= pen)
+
+
 def reference_draw(state, max_steps: int | None = None) -> set:
     rules = state.rules
     seat = state.to_move
     out = set()
     if len(state.stock) + max(0, len(state.discard) - 1) >= 1:
         out.add(("draw_stock",))
-    if state.discard:
+    if state.discard and not state.announced:  # SH-6a: an announced discard stays
         out.add(("take_discard",))
+        if rules.buy_before_draw and may_buy(state, seat):
+            out.add(("buy",))
     if rules.dig:
         for d in range(2, len(state.discard) + 1):
             taken = state.discard[-d:]
@@ -447,7 +588,7 @@ def reference_play(state, max_steps: int | None = None) -> set:
     hand = tuple(state.hands[seat])
     out = set()
     if state.contract_left is not None or not state.melded[seat]:
-        for sh in contract_shapes(state, hand, state.obligation):
+        for sh in contract_shapes_any_view(state, hand, state.obligation):
             out.add(("meld", sh))
         if state.contract_left is not None:
             return out  # a contract once started must be finished (only its melds are legal)
@@ -458,8 +599,7 @@ def reference_play(state, max_steps: int | None = None) -> set:
             cands[a] = outs
         if may_swap(state, seat):
             for a, h2, tb2 in single_swaps(rules, hand, table):
-                if joker_layoff_possible(rules, h2, tb2):  # CR-8: the freed joker must go down
-                    cands[a] = [(h2, tb2)]
+                cands[a] = [(h2, tb2)]
         ob = state.obligation
         for a, outs in cands.items():
             if ob >= 0 and a[1] != ob:
@@ -467,15 +607,25 @@ def reference_play(state, max_steps: int | None = None) -> set:
                 if not any(can_place(rules, h2, tb2, ob, rules.joker_swap, max_steps)
                            for h2, tb2 in outs):
                     continue
-            if state.jokers_owed and a[1] != JOKER:
-                # CR-8: every step keeps the freed joker layable
-                if not any(joker_layoff_possible(rules, h2, tb2) for h2, tb2 in outs):
-                    continue
+            # CR-8: every step keeps all freed jokers layable (SH-3 limits where), and the
+            # turn must stay able to end (TP-3: no discard of the last card).
+            owed = state.jokers_owed + (a[0] == "swap") - (a[1] == JOKER and state.jokers_owed > 0)
+            if not any(can_lay_jokers(rules, tb2, owed)
+                       and can_end_turn(rules, h2, tb2, owed, may_swap(state, seat))
+                       for h2, tb2 in outs):
+                continue
             out.add(a)
-    if state.jokers_owed == 0 and state.obligation < 0:
+    can_discard = sum(hand) >= (1 if rules.go_out_by_discard else 2)
+    if state.jokers_owed == 0 and state.obligation < 0 and can_discard:
         present = [t for t in range(53) if hand[t]]
         allowed = [t for t in present if t != state.forbidden] or present
         out.update(("discard", t) for t in allowed)
+        if rules.shanghai and sum(hand) >= 2:
+            for t in allowed:  # SH-6a: a discard that fits a table meld may be announced
+                one = [0] * 53
+                one[t] = 1
+                if single_layoffs(rules, tuple(one), table):
+                    out.add(("announce", t))
     return out
 
 
@@ -485,6 +635,12 @@ def reference_legal(state, max_steps: int | None = None) -> set:
         return reference_draw(state, max_steps)
     if state.phase == "claim":
         return {("claim",), ("pass",)}
+    if state.phase == "call":
+        # SH-6b: pass, or lay the top discard off on any meld it fits (a joker names the end)
+        one = [0] * 53
+        one[state.discard[-1]] = 1
+        return {("pass",)} | {("call", a[2], a[3])
+                              for a, _ in single_layoffs(state.rules, tuple(one), table_of(state))}
     if state.phase == "play":
         return reference_play(state, max_steps)
     return set()

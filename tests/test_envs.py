@@ -89,8 +89,9 @@ def test_random_play_soak(name: str) -> None:
             steps += 1
             assert steps < 20000, "episode did not end"
         ended_naturally += env.state_obj.is_deal_over
-    # Random play ends most deals by someone going out or the stock running dry.
-    assert ended_naturally > 100
+    # Random play ends many deals by someone going out or the stock running dry (a quarter at
+    # least even where contracts are long, as in Deb Kolsov's; the rest hit max_turns).
+    assert ended_naturally > 50
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -4,7 +4,9 @@ Every test compares the exact legal set of the acting seat: the env's legal acti
 against the reference's actions, the acting agent's mask against those ids, and every other
 agent's mask against all zeros. Rule ids: CR-3/CR-5 (contract melds, exact sizes), CR-4/SP-3
 (set and run validity), C-3 (aces), CR-7 (claims), CR-8 (joker swaps), CR-9 (contiguity),
-CR-10 (lay-offs), CR-13 (whole hand), SP-3/SP-4/SP-5 (single pack, digging), MI-2..MI-5.
+CR-10 (lay-offs), CR-13 (whole hand), SP-3/SP-4/SP-5 (single pack, digging), MI-2..MI-5,
+SH-2/SH-3/SH-6 (Shanghai books, one joker per meld, announcements and calls), TP-3/TP-4, DK,
+PR-2/PR-4/PR-5/PR-6 (pairs, wild 2s and all-wild melds, buying).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from rummy_env.errors import ScenarioError
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_contract as ref  # noqa: E402
 
-VARIANTS = ("contract_rummy", "contract_rummy_single_pack", "liverpool_rummy", "may_i")
+VARIANTS = ("contract_rummy", "contract_rummy_single_pack", "liverpool_rummy", "may_i",
+            "shanghai_rummy", "shanghai_tahelia_powe", "shanghai_deb_kolsov", "progressive_rummy")
 H, C, D, S = 2, 0, 1, 3
 
 
@@ -34,7 +37,7 @@ def _ref_meld_of(rules, cards, wilds):
     """(kind, key, lo, hi, cards, stands) of a scenario table meld by the reference validator,
     or None if it is not a valid meld."""
     it = iter(wilds)
-    stands = [next(it) if c == JOKER else c for c in cards]
+    stands = [next(it) if ref.is_wild(rules, c) else c for c in cards]
     ranks = {rank_of(s) for s in stands}
     if len(ranks) == 1 and ref.valid_set(rules, ranks.pop(), cards, stands):
         return ("set", rank_of(stands[0]), 0, 0, cards, stands)
@@ -45,9 +48,9 @@ def _ref_meld_of(rules, cards, wilds):
     return None
 
 
-def load(variant, scen, num_players=3, seed=0):
+def load(variant, scen, num_players=3, seed=0, **options):
     """An env at the scenario's position (``reset(options={"scenario": ...})``)."""
-    env = rummy_env.make(variant, num_players=num_players)
+    env = rummy_env.make(variant, num_players=num_players, **options)
     env.reset(seed=seed, options={"scenario": scen})
     return env
 
@@ -610,8 +613,9 @@ def _random_table_meld(rng, rules, pool, min_run):
             return None
     else:
         suit = int(rng.integers(4))
-        n = int(rng.integers(min_run, min_run + 5))
-        lo = int(rng.integers(1 if rules.aces_low else 2, 16 - n))
+        lowest = 1 if rules.aces_low else 2
+        n = min(int(rng.integers(min_run, min_run + 5)), 15 - lowest)
+        lo = int(rng.integers(lowest, 16 - n))
         cards, stands = [], []
         jpos = int(rng.integers(n)) if jokers_ok else -1
         need = [0] * 53
@@ -628,7 +632,7 @@ def _random_table_meld(rng, rules, pool, min_run):
     for c in cards:
         pool[c] -= 1
     return ([card_str(c) for c in cards],
-            [card_str(s) for c, s in zip(cards, stands) if c == JOKER])
+            [card_str(s) for c, s in zip(cards, stands) if ref.is_wild(rules, c)])
 
 
 def _random_hand(rng, rules, pool, size, max_jokers=2):
@@ -832,7 +836,7 @@ def random_scenario(rng, variant):
 def _pick(rng, legal):
     """A random next action, preferring the interesting ones (melds, digs, swaps, lay-offs)."""
     order = {"meld": 8, "dig": 6, "swap": 6, "lay_off": 3, "take_discard": 2, "draw_stock": 1,
-             "claim": 1, "pass": 3, "discard": 1}
+             "claim": 1, "pass": 3, "discard": 1, "announce": 1, "call": 2, "buy": 2}
     legal = sorted(legal)
     w = np.array([order[a[0]] for a in legal], dtype=float)
     return legal[int(rng.choice(len(legal), p=w / w.sum()))]
@@ -841,19 +845,27 @@ def _pick(rng, legal):
 N_RANDOM = 300
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_random_positions_match_reference(variant):
-    """CR-3..CR-13, SP-3..SP-5, MI-2..MI-5: >= 300 random positions per variant, each followed
-    for a few engine steps of the same turn (contract melds in progress, digs with their
-    obligation, swaps with owed jokers), engine legal set == reference legal set."""
-    rng = np.random.default_rng(1234 + VARIANTS.index(variant))
+# Variants with rule overrides worth their own random positions: PR-5's option that every meld
+# holds a natural card (a 2 standing as a 2 counting), which makes the search split the 2s.
+OPTIONS = {v: {} for v in VARIANTS}
+OPTIONS["progressive_rummy+natural"] = {"meld_needs_natural": True}
+
+
+@pytest.mark.parametrize("case", list(OPTIONS))
+def test_random_positions_match_reference(case):
+    """CR-3..CR-13, SP-3..SP-5, MI-2..MI-5, SH, TP, DK, PR: >= 300 random positions per variant,
+    each followed for a few engine steps of the same turn (contract melds in progress, digs with
+    their obligation, swaps with owed jokers, Shanghai windows, buys), engine legal set ==
+    reference legal set."""
+    variant, options = case.split("+")[0], OPTIONS[case]
+    rng = np.random.default_rng(1234 + list(OPTIONS).index(case))
     failures = []
     compared = 0
     t0 = time.time()
     for k in range(N_RANDOM):
         n, scen = random_scenario(rng, variant)
         try:
-            env = load(variant, scen, num_players=n, seed=k)
+            env = load(variant, scen, num_players=n, seed=k, **options)
         except ScenarioError as e:
             # only the loader's "no legal action" check may refuse a generated position
             assert "no legal action" in str(e), (str(e), scen)

@@ -198,9 +198,15 @@ def test_get_state_is_json_and_holds_every_card_once(variant, n):
 
 
 # --------------------------------------------------------------------------- round trips
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("n", [3, 5])
-@pytest.mark.parametrize("deal", [1, 3])
+# Deal 3 is slow to meld in random play where aces are high only and melds hold one joker
+# (Shanghai: about 250 steps) or where it asks for two sets of 4 (Progressive), so those
+# variants walk deal 2 (a set and a run) instead.
+SECOND_DEAL = {v: 2 for v in ("shanghai_rummy", "shanghai_tahelia_powe", "shanghai_deb_kolsov",
+                              "progressive_rummy")}
+ROUND_TRIPS = [(v, n, d) for v in VARIANTS for n in (3, 5) for d in (1, SECOND_DEAL.get(v, 3))]
+
+
+@pytest.mark.parametrize("variant,n,deal", ROUND_TRIPS)
 def test_get_state_round_trips_through_a_scenario(variant, n, deal):
     """get_state() -> reset(scenario) -> get_state() is the identity, at every step of a deal
     (draw, claim and play phases, contracts in progress, sets and runs on the table)."""
@@ -217,7 +223,7 @@ def test_get_state_round_trips_through_a_scenario(variant, n, deal):
         phases[s["phase"]] += 1
         tables += bool(s["table"])
     assert phases["play"] > 0 and phases["draw"] > 0
-    if env.rules.may_i:
+    if env.rules.may_i and env.rules.claim_limit(deal) != 0:  # PR-2: buys from deal 9 only
         assert phases["claim"] > 0
     assert tables > 0
 
@@ -292,7 +298,7 @@ BAD_OPTIONS = [
     ({"joker_points": -1}, ["joker_points", ">= 0"]),
     ({"episode": "x"}, ["episode", "deal", "game"]),
     ({"illegal_action": "x"}, ["illegal_action", "raise", "penalize"]),
-    ({"deal": 9}, ["deal", "1..7", "random"]),
+    ({"deal": 16}, ["deal", "1..", "random"]),
     ({"render_mode": "rgb"}, ["render_mode", "ansi"]),
     ({"max_turns": 0}, ["max_turns", ">= 1"]),
     ({"reward_scale": "x"}, ["reward_scale", "finite number"]),

@@ -129,6 +129,9 @@ class ContractGreedyBot:
     * **Discarding.** The card that advances least (melded: that cannot be laid off), highest
       penalty first among equals; a card in a pair or near-run is kept while a useless card
       remains, and a joker is discarded only when nothing else is legal.
+    * **Shanghai** (SH-6): call whenever a call is offered (the caller sheds a card to the
+      table and one at random to the discarder), and announce a discard whenever it fits a
+      table meld, so that no one can call it and hand the bot an extra card.
 
     ``seed`` is accepted for the :class:`~rummy_env.bots.base.Bot` protocol; decisions are
     deterministic.
@@ -161,6 +164,10 @@ class ContractGreedyBot:
         melded = bool(view.piece("melded")[0] > 0)
         table = _Table(view)
 
+        if "call" in by_kind:
+            # SH-6b: a call puts the discard on the table and costs one random card of the
+            # hand to the discarder: one card fewer to be caught with, so always call.
+            return by_kind["call"][0][0]
         if "claim" in by_kind or "pass" in by_kind:
             top = self._top(view)
             yes = (top is not None and not melded and contract[4] == 0
@@ -179,8 +186,15 @@ class ContractGreedyBot:
         if "lay_off" in by_kind or "swap" in by_kind:
             return self._best_layoff(view, by_kind, hand, table)
         if "discard" in by_kind:
-            return self._best_discard(by_kind["discard"], hand, melded, table,
-                                      want_sets, want_runs)
+            choice = self._best_discard(by_kind["discard"], hand, melded, table,
+                                        want_sets, want_runs)
+            # SH-6a: announce a discard that fits a meld, so nobody can call it and hand the
+            # bot an extra card.
+            card_t = decode(choice)[1]
+            for i, a in by_kind.get("announce", []):
+                if a[1] == card_t:
+                    return i
+            return choice
         return int(view.legal_actions[0])
 
     # ------------------------------------------------------------------ evaluation

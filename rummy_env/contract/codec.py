@@ -12,7 +12,7 @@ import numpy as np
 from rummy_env.cards import JOKER, NUM_TYPES
 from rummy_env.codec import ActionLayout
 from rummy_env.contract.state import (
-    CLAIM, DRAW, PHASES, PLAY, ContractGame, ContractState, action_text,
+    CALL, CLAIM, DRAW, PLAY, ContractGame, ContractState, action_text,
 )
 from rummy_env.obs import ObsLayout
 
@@ -25,12 +25,26 @@ def build_action_layout(game: ContractGame) -> ActionLayout:
         ("take_discard", [("take_discard",)], "take the top discard (CR-5, SP-4)"),
         ("dig", [("dig", d) for d in range(2, game.max_dig + 1)] if r.dig else [],
          "take the top d discards, d = id - first + 2 (SP-4)"),
-        ("claim", [("claim",)] if r.may_i else [], "claim the top discard out of turn (CR-7)"),
-        ("pass", [("pass",)] if r.may_i else [], "decline to claim (CR-7)"),
+        ("buy", [("buy",)] if r.buy_before_draw else [],
+         "buy the top discard before the normal draw, paying the kitty (PR-6)"),
+        ("claim", [("claim",)] if r.may_i else [],
+         "buy the top discard out of turn, paying the kitty (PR-6)" if r.claim_price
+         else "claim the top discard out of turn (CR-7)"),
+        ("pass", [("pass",)] if r.may_i or r.shanghai else [],
+         "decline to claim (CR-7)" + (" or to call Shanghai (SH-6)" if r.shanghai else "")),
+        ("call", [("call", i, False) for i in range(m)] if r.shanghai else [],
+         "call Shanghai on the top discard and lay it off on meld i: on a set, at the fitting "
+         "end of a run, a joker at the high end (SH-6b)"),
+        ("call_joker_low", [("call", i, True) for i in range(m)] if r.shanghai else [],
+         "call Shanghai on a joker discard and lay it off at the low end of run i (SH-6b)"),
         ("meld", [("meld", sh) for sh in game.shapes],
          "lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5)"),
         ("lay_off", [("lay_off", t, i, False) for i in range(m) for t in range(52)],
          "lay off a natural card on table meld i: id = first + 52*i + card (CR-10)"),
+        ("lay_off_wild_low", [("lay_off", t, i, True) for i in range(m) for t in range(52)
+                              if r.is_wild(t)],
+         "lay off a wild card (PR-5) at the low end of run i, standing for the card there; "
+         "its lay_off id puts it on a set or the high end"),
         ("lay_off_joker", [("lay_off", JOKER, i, False) for i in range(m)],
          "lay off a joker on meld i: on a set, or at the high end of a run (CR-10)"),
         ("lay_off_joker_low", [("lay_off", JOKER, i, True) for i in range(m)],
@@ -38,6 +52,9 @@ def build_action_layout(game: ContractGame) -> ActionLayout:
         ("swap", [("swap", t, i) for i in range(m) for t in range(52)] if r.joker_swap else [],
          "put the natural card in place of the joker standing for it in run i (CR-8)"),
         ("discard", [("discard", t) for t in range(NUM_TYPES)], "discard a card by type (CR-5)"),
+        ("announce", [("announce", t) for t in range(NUM_TYPES)] if r.shanghai else [],
+         "discard a card that fits a table meld, announcing Shanghai: no one may take or "
+         "claim it (SH-6a)"),
     ]
     return ActionLayout(blocks, action_text)
 
@@ -54,7 +71,7 @@ def build_obs_layout(game: ContractGame) -> ObsLayout:
         ("claims_used", (n,), "May I? claims each seat made this deal"),
         ("to_move", (n,), "one-hot: whose turn it is"),
         ("dealer", (n,), "one-hot: the dealer"),
-        ("phase", (len(PHASES),), "one-hot: " + ", ".join(PHASES)),
+        ("phase", (len(game.phases),), "one-hot: " + ", ".join(game.phases)),
         ("deal", (r.num_deals,), "one-hot: deal number"),
         ("contract", (6,), "sets, runs, smallest set / 10, smallest run / 10, whole-hand deal "
                            "(CR-13), contiguity rule (CR-9)"),
@@ -62,14 +79,25 @@ def build_obs_layout(game: ContractGame) -> ObsLayout:
                        "turn number / 100"),
         ("obligation", (NUM_TYPES,), "one-hot: dug card still to put on the table (SP-4)"),
         ("forbidden", (NUM_TYPES,), "one-hot: card that may not be discarded this turn (SP-4)"),
-        ("claim", (n + 1,), "1 at 0 if the observer is asked to claim; then one-hot of the seat "
-                            "that claimed the previous card of this window"),
+        ("claim", (n + 1,), "1 at 0 if the observer is asked to claim"
+                            + (" (or, SH-6, to call)" if r.shanghai else "")
+                            + "; then one-hot of the seat that claimed the previous card of "
+                              "this window"),
         ("stock_size", (1,), "cards in the stock / total cards"),
         ("discard_size", (1,), "cards in the discard pile / total cards"),
         ("discard_top", (NUM_TYPES,), "one-hot: the top discard"),
         ("discard_top_by", (n + 1,), "one-hot: who discarded the top card (last: the up-card)"),
         ("discard_counts", (NUM_TYPES,), "cards of each type in the discard pile"),
     ]
+    if r.claims_per_deal is not None:
+        pieces.append(("claims_left", (n,), "May I? claims (buys) each seat may still make this "
+                                            "deal / the largest limit (SH-5, PR-2)"))
+    if r.claim_price:
+        pieces.append(("kitty", (1 + n,), "pennies in the kitty, then each seat's net pennies "
+                                          "this game, / 10 (PR-6)"))
+    if r.shanghai:
+        pieces.append(("announced", (1,), "1 if the top discard was announced: no take, no "
+                                          "claim (SH-6a)"))
     if r.dig:
         pieces.append(("discard_order", (game.max_dig, NUM_TYPES),
                        "one-hot per depth: the discard pile from the top (SP-4)"))
@@ -77,7 +105,7 @@ def build_obs_layout(game: ContractGame) -> ObsLayout:
         ("meld_owner", (m, n), "one-hot per table meld: its owner"),
         ("meld_kind", (m, 2), "per table meld: set, run (all zero: no meld)"),
         ("meld_cards", (m, 52), "per table meld: cards it holds by the card they stand for"),
-        ("meld_jokers", (m, 52), "per table meld: cards its jokers stand for"),
+        ("meld_jokers", (m, 52), "per table meld: cards its jokers (wild cards) stand for"),
     ]
     return ObsLayout(pieces)
 
@@ -103,6 +131,9 @@ class ContractEncoder:
         ) for i, k in enumerate(game.rules.contracts)]
         self._contract = [list(x) for x in c]
         self._num_deals = game.rules.num_deals
+        lims = [game.rules.claim_limit(d) or 0 for d in range(1, self._num_deals + 1)]
+        self._max_claims = max(lims + [1])
+        self._phases = game.phases
         self._off = {name: p.start for name, p in self.layout.pieces.items()}
         order = list(self.layout.pieces)
         self._table_start = self._off["meld_owner"]
@@ -137,8 +168,8 @@ class ContractEncoder:
         onehot = [0.0] * n
         onehot[(st.dealer - seat) % n] = 1.0
         head += onehot
-        ph = [0.0] * len(PHASES)
-        ph[PHASES.index(st.phase)] = 1.0
+        ph = [0.0] * len(self._phases)
+        ph[self._phases.index(st.phase)] = 1.0
         head += ph
         dl = [0.0] * self._num_deals
         dl[st.deal - 1] = 1.0
@@ -152,7 +183,17 @@ class ContractEncoder:
             buf[o["obligation"] + st.obligation] = 1
         if st.forbidden >= 0:
             buf[o["forbidden"] + st.forbidden] = 1
-        if st.phase == CLAIM:
+        if "claims_left" in o:
+            lim = self.game.rules.claim_limit(st.deal) or 0
+            for k, p in enumerate(rel):
+                buf[o["claims_left"] + k] = max(0, lim - st.claims_used[p]) / self._max_claims
+        if "kitty" in o:
+            buf[o["kitty"]] = st.kitty / 10.0
+            for k, p in enumerate(rel):
+                buf[o["kitty"] + 1 + k] = st.pennies[p] / 10.0
+        if st.announced:
+            buf[o["announced"]] = 1
+        if st.phase == CLAIM or st.phase == CALL:
             buf[o["claim"]] = st.claim_queue[0] == seat
             if st.last_claimer >= 0:
                 buf[o["claim"] + 1 + (st.last_claimer - seat) % n] = 1
@@ -190,7 +231,7 @@ class ContractEncoder:
             block[mk + i * 2 + (m.kind == "run")] = 1
             base_c, base_j = mc + i * 52, mj + i * 52
             for c, t in zip(m.cards, m.stands):
-                block[(base_j if c == JOKER else base_c) + t] += 1
+                block[(base_j if c != t else base_c) + t] += 1  # wild: stands for another
         return block
 
     def state(self, st: ContractState) -> np.ndarray:

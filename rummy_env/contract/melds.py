@@ -14,7 +14,8 @@ that the set's natural cards do not hold, or clubs when they hold all four (C-4)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,8 @@ def layoff_natural_pos(rules: ContractRules, m: TableMeld, t: int) -> int | None
 def joker_layoff_stand(rules: ContractRules, m: TableMeld, end: int) -> int | None:
     """The card a joker laid off on ``m`` would stand for (``end`` 0 = low, 1 = high for runs,
     ignored for sets), or None if it cannot go there."""
+    if rules.max_jokers_per_meld is not None and m.cards.count(JOKER) >= rules.max_jokers_per_meld:
+        return None  # SH-3: no meld holds more than its jokers' limit
     if m.kind == "set":
         if rules.set_max is not None and len(m.cards) >= rules.set_max:
             return None
@@ -129,21 +132,25 @@ def apply_layoff(m: TableMeld, t: int, stand: int, pos: int) -> None:
 def shape_of(rules: ContractRules, cards: Sequence[int], stands: Sequence[int]) -> Shape | None:
     """The shape of a meld given its cards and what each stands for, or None if invalid
     (used to validate scenario tables)."""
-    if len(cards) < 3 or len(cards) != len(stands):
+    if len(cards) < min(3, rules.min_set) or len(cards) != len(stands):
         return None
-    if any(c != JOKER and c != s for c, s in zip(cards, stands)):
+    if any(c != s and not rules.is_wild(c) for c, s in zip(cards, stands)):
         return None
-    if all(c == JOKER for c in cards):
-        return None  # CR-4: every meld holds a natural card
+    if rules.meld_needs_natural and all(c != s for c, s in zip(cards, stands)):
+        return None  # CR-4: every meld holds a natural card (a wild 2 standing as a 2 counts)
+    if rules.max_jokers_per_meld is not None and cards.count(JOKER) > rules.max_jokers_per_meld:
+        return None  # SH-3
     ranks = {rank_of(s) for s in stands}
     if len(ranks) == 1:
+        if len(cards) < rules.min_set:
+            return None
         if rules.set_max is not None and len(cards) > rules.set_max:
             return None
         if rules.set_distinct_suits and len({suit_of(s) for s in stands}) != len(stands):
             return None
         return ("set", ranks.pop(), len(cards))
     suits = {suit_of(s) for s in stands}
-    if len(suits) != 1:
+    if len(suits) != 1 or len(cards) < 3:
         return None
     suit = suits.pop()
     lo = rank_of(stands[0])  # a run starting with an ace starts low (C-3)
@@ -197,6 +204,8 @@ def allocate(
     per shape, or None if the hand cannot fill them all. Shapes earlier in the list get natural
     cards first (after every shape has one natural). ``prefer`` is a natural type to use where
     there is a choice (an SP-4 dig obligation)."""
+    if rules.max_jokers_per_meld is not None:
+        return _allocate_limited(shapes, counts, rules, whole_hand, rules.max_jokers_per_meld)
     rem = list(counts)
     jokers = rem[JOKER]
     n = len(shapes)
@@ -227,8 +236,8 @@ def allocate(
             fills[i].pop()
         return False
 
-    if not reserve(0):
-        return None
+    if rules.meld_needs_natural and not reserve(0):
+        return None  # (PR-5: a meld may be all wild cards, so nothing is reserved)
     # Demand of the later shapes' runs, so a set takes the suits that runs do not need.
     out: list[tuple[list[int], list[int]]] = []
     for i, sh in enumerate(shapes):
@@ -295,6 +304,89 @@ def allocate(
     return out
 
 
+def _allocate_limited(
+    shapes: Sequence[Shape], counts: Sequence[int], rules: ContractRules, whole_hand: bool,
+    limit: int,
+) -> list[tuple[list[int], list[int]]] | None:
+    """:func:`allocate` when each meld may hold at most ``limit`` jokers (SH-3).
+
+    The greedy fill (runs take their exact naturals first) can leave a set two jokers short
+    where giving the set a natural and the run a joker would do, so this fill is an exhaustive
+    search: each shape in turn takes as many naturals as it can (fewest jokers first), and the
+    search backtracks over which shape gets a contested natural. Contracts hold at most four
+    melds and a shape has few fills with at most ``limit`` jokers, so it stays small."""
+    rem = list(counts)
+    n = len(shapes)
+    out: list[tuple[list[int], list[int]]] = [([], [])] * n
+
+    def run_fills(sh: Shape) -> Iterator[tuple[list[int], list[int]]]:
+        slots = _slot_types(sh)
+        need: dict[int, int] = {}
+        for t in slots:
+            need[t] = need.get(t, 0) + 1
+        missing = [i for i, t in enumerate(slots)
+                   if sum(1 for u in slots[:i + 1] if u == t) > rem[t]]
+        # Slots whose natural is short must be jokers; any other slot may be one as well.
+        for extra in range(0, limit - len(missing) + 1):
+            free = [i for i in range(len(slots)) if i not in missing]
+            for pick in combinations(free, extra):
+                jok = set(missing) | set(pick)
+                if len(jok) == len(slots):
+                    continue  # CR-4: a natural card in every meld
+                yield [JOKER if i in jok else t for i, t in enumerate(slots)], list(slots)
+
+    def set_fills(sh: Shape) -> Iterator[tuple[list[int], list[int]]]:
+        _, rank, size = sh
+        types = [card(rank, s) for s in range(4)]
+        cap = [min(rem[t], 1 if rules.set_distinct_suits else rem[t]) for t in types]
+        for jokers in range(0, min(limit, size - 1) + 1):
+            k = size - jokers
+            for split in _splits(k, cap):
+                nat = [t for t, c in zip(types, split) for _ in range(c)]
+                stands = list(nat)
+                cards = list(nat)
+                ok = True
+                for _ in range(jokers):
+                    s = set_missing_suit(stands)
+                    if s is None:
+                        if rules.set_distinct_suits:
+                            ok = False
+                            break
+                        s = 0
+                    cards.append(JOKER)
+                    stands.append(card(rank, s))
+                if ok:
+                    yield cards, stands
+
+    def rec(i: int) -> bool:
+        if i == n:
+            if whole_hand:
+                return not any(rem)
+            return rem[JOKER] >= 0
+        sh = shapes[i]
+        for cards, stands in (run_fills(sh) if sh[0] == "run" else set_fills(sh)):
+            for c in cards:
+                rem[c] -= 1
+            if rem[JOKER] >= 0 and all(rem[c] >= 0 for c in cards) and rec(i + 1):
+                out[i] = (cards, stands)
+                return True
+            for c in cards:
+                rem[c] += 1
+        return False
+
+    return out if rec(0) else None
+
+
+def _splits(k: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Ways to take ``k`` cards from four piles of ``caps`` cards (counts per pile)."""
+    for a in range(min(k, caps[0]), -1, -1):
+        for b in range(min(k - a, caps[1]), -1, -1):
+            for c in range(min(k - a - b, caps[2]), -1, -1):
+                d = k - a - b - c
+                if d <= caps[3]:
+                    yield (a, b, c, d)
+
+
 def _set_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
                     hand_size: int) -> list[Shape]:
     rules = ctx.rules
@@ -306,8 +398,8 @@ def _set_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
     for rank in range(1, 14):
         c0, c1, c2, c3 = counts[rank - 1], counts[rank + 12], counts[rank + 25], counts[rank + 38]
         nat = c0 + c1 + c2 + c3
-        if nat == 0:
-            continue
+        if nat == 0 and (rules.meld_needs_natural or jokers < minimum):
+            continue  # an all-wild set only where melds need no natural (PR-5)
         if distinct:
             top = min((c0 > 0) + (c1 > 0) + (c2 > 0) + (c3 > 0) + jokers, 4)
         else:
@@ -330,11 +422,12 @@ def _run_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
     jokers = counts[JOKER]
     exact = ctx.rules.exact_contract_sizes and not ctx.whole_hand
     lowest = 1 if ctx.rules.aces_low else 2
+    need_natural = ctx.rules.meld_needs_natural
     out = []
     for suit in range(4):
         base = suit * 13
         row = counts[base:base + 13]
-        if not any(row):
+        if not any(row) and (need_natural or jokers < minimum):
             continue
         # have[p] for positions 1..14 (14 is the ace again).
         have = [0] + list(row) + [row[0]]
@@ -353,7 +446,7 @@ def _run_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
                 if gaps > jokers or length > hand_size:
                     break
                 if length >= minimum:
-                    if nats > 0:
+                    if nats > 0 or not need_natural:
                         out.append(("run", suit, lo, hi))
                     if exact:
                         break
@@ -445,12 +538,15 @@ def contract_options(
     ctx: ContractContext,
     laid: Sequence[Shape] = (),
     must_cover: int = -1,
+    one_left_ok: Callable[[tuple[Shape, ...]], bool] | None = None,
 ) -> dict[Shape, tuple[Shape, ...]]:
     """Every shape that starts (or continues) a completion of the contract from this hand.
 
     ``reqs`` are the contract melds still to lay, as ``(kind, minimum size)``; ``laid`` the
     shapes of this contract already laid this turn (for CR-9 and SP-3's distinct suits);
-    ``must_cover`` a natural type that the rest of the contract must contain (SP-4). Returns a
+    ``must_cover`` a natural type that the rest of the contract must contain (SP-4);
+    ``one_left_ok`` decides a completion that would leave exactly one card in hand (TP-3: only
+    if that card can then be laid off; None: any completion is fine). Returns a
     map from each legal shape to one full completion that contains it (the engine fills the
     shape from that completion), so the mask never lets a player start a contract meld that the
     hand cannot finish.
@@ -491,13 +587,22 @@ def contract_options(
         k: [(sh, shape_cards(sh), deficit.standalone(sh)) for sh in v]
         for k, v in cands.items()
     }
-    table = {k: [c for c in v if c[2] <= jokers] for k, v in table.items()}
+    per_meld = jokers if rules.max_jokers_per_meld is None else min(jokers,
+                                                                       rules.max_jokers_per_meld)
+    table = {k: [c for c in v if c[2] <= per_meld] for k, v in table.items()}
     if any(not v for v in table.values()):
         return {}
     # Stop as soon as every candidate shape has a completion.
     pending = {c[0] for v in table.values() for c in v}
     run_rules = rules.contract_runs_distinct or ctx.contiguity
     laid_runs = [x for x in laid if x[0] == "run"]
+    laid_set_ranks = {x[1] for x in laid if x[0] == "set"}
+    distinct_ranks = rules.sets_distinct_ranks
+
+    def rank_free(sh: Shape) -> bool:
+        # SH-2: no two sets of one rank in a player's contract.
+        return sh[1] not in laid_set_ranks and all(
+            c[0] != "set" or c[1] != sh[1] for c in chosen)
 
     def ok_with(sh: Shape) -> bool:
         for other in laid_runs + [c for c in chosen if c[0] == "run"]:
@@ -533,6 +638,8 @@ def contract_options(
                 return
             if not covers(combo):
                 return
+            if one_left_ok is not None and used == hand_size - 1 and not one_left_ok(combo):
+                return
             if any(sh not in result for sh in combo):
                 if fast_ok and deficit.total == 0:
                     # Every slot gets a natural card: the fill cannot fail.
@@ -560,6 +667,8 @@ def contract_options(
             if size > room or own > budget:
                 continue  # too many cards, or its own missing cards exceed the jokers left
             if is_run and run_rules and not ok_with(sh):
+                continue
+            if not is_run and distinct_ranks and not rank_free(sh):
                 continue
             chosen.append(sh)
             deficit.add(sh, 1)

@@ -10,7 +10,7 @@ The engine never branches on a variant's name: a variant differs only by these f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rummy_env.errors import RuleConfigError
 from rummy_env.rules_base import RulesBase
@@ -81,14 +81,34 @@ class ContractRules(RulesBase):
                                   MI-3)
     ``may_i``                     May I? claims when the player to move draws from the stock
                                   (CR-7, SP-5)
-    ``claim_penalty``             stock cards a claimant takes with the discard (CR-7: 1)
-    ``claims_per_deal``           claims each player may make in a deal; None for no limit
+    ``claim_penalty``             stock cards a claimant takes with the discard (CR-7: 1);
+                                  an int, or one int per deal (PR-6: "take 2" in deals 12-13)
+    ``claims_per_deal``           claims each player may make in a deal; None for no limit;
+                                  or one int per deal (PR-2's buys per deal, 0: no buying)
+    ``buy_before_draw``           the player to move may buy the top discard before its normal
+                                  draw (PR-6), within the same limits
+    ``claim_price``               pennies a claim (a buy) pays into the kitty (PR-6: 1)
+    ``place_pennies``             after the last deal, place k pays k-1 times this to the winner
+                                  (PR-8: 2); 0 for no settlement
+    ``kitty_split``               shares of the kitty by place, best first (PR-8: all to the
+                                  winner; option 2/3 and 1/3)
+    ``wild_ranks``                ranks whose cards are wild besides the jokers (PR-5: 2s)
+    ``meld_needs_natural``        every meld holds a natural card (CR-4; a wild-rank card
+                                  standing for itself counts); PR-5 lifts it
     ``dig``                       draw one or more cards from any depth of the discard pile
                                   (SP-4)
     ``no_discard_taken``          the top discard taken may not be discarded on that turn
                                   (SP-4)
-    ``joker_points``              penalty of a joker in hand (CR-12: 15, MI-6: 25)
-    ``ace_points``                penalty of an ace in hand (CR-12: 15)
+    ``joker_points``              penalty of a joker in hand (CR-12: 15, MI-6: 25, SH-7: 50)
+    ``rank_points``               penalty of a natural card in hand by rank, A..K (CR-12:
+                                  A 15, 2-9 face value, 10-K 10; SH-7: 2-7 5, 8-K 10, A 20)
+    ``sets_distinct_ranks``       a player's contract may not hold two sets of one rank (SH-2)
+    ``max_jokers_per_meld``       most jokers a table meld may hold, lay-offs and swaps
+                                  included (SH-3: 1); None for no limit
+    ``shanghai``                  Shanghai announcements and calls on discards that fit a
+                                  table meld (SH-6)
+    ``go_out_by_discard``         a player may go out by discarding the last card (TP-3:
+                                  False: the last card must be melded or laid off)
     ``cut_probability``           chance that the cut before a deal is exact (LV-1); 0 for no
                                   cut
     ``cut_bonus``                 points taken off the cutter's score on an exact cut (LV-1)
@@ -112,22 +132,29 @@ class ContractRules(RulesBase):
     layoff_same_turn: bool = False
     joker_swap: bool = True
     may_i: bool = True
-    claim_penalty: int = 1
-    claims_per_deal: int | None = None
+    claim_penalty: int | tuple[int, ...] = 1
+    claims_per_deal: int | tuple[int, ...] | None = None
+    buy_before_draw: bool = False
+    claim_price: int = 0
+    place_pennies: int = 0
+    kitty_split: tuple[float, ...] = (1.0,)
+    wild_ranks: tuple[int, ...] = ()
+    meld_needs_natural: bool = True
     dig: bool = False
     no_discard_taken: bool = False
     joker_points: int = 15
-    ace_points: int = 15
+    rank_points: tuple[int, ...] = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+    sets_distinct_ranks: bool = False
+    max_jokers_per_meld: int | None = None
+    shanghai: bool = False
+    go_out_by_discard: bool = True
     cut_probability: float = 0.0
     cut_bonus: int = 50
     card_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._validate()
-        pts = []
-        for t in range(52):
-            r = t % 13 + 1
-            pts.append(self.ace_points if r == 1 else (10 if r >= 10 else r))
+        pts = [self.rank_points[t % 13] for t in range(52)]
         pts.append(self.joker_points)
         object.__setattr__(self, "card_points", tuple(pts))
 
@@ -135,6 +162,25 @@ class ContractRules(RulesBase):
     @property
     def num_deals(self) -> int:
         return len(self.contracts)
+
+    @property
+    def min_set(self) -> int:
+        """Smallest meld of one rank on the table: 2 where a contract holds a pair (PR-4)."""
+        return min([3] + [s for c in self.contracts for s in c.sets])
+
+    def claim_limit(self, deal: int) -> int | None:
+        """Claims (buys) each player may make in ``deal`` (1-based); None for no limit."""
+        lim = self.claims_per_deal
+        return lim[deal - 1] if isinstance(lim, tuple) else lim
+
+    def claim_penalty_in(self, deal: int) -> int:
+        """Stock cards a claimant (buyer) takes with the discard in ``deal``."""
+        pen = self.claim_penalty
+        return pen[deal - 1] if isinstance(pen, tuple) else pen
+
+    def is_wild(self, t: int) -> bool:
+        """A joker, or a card of a wild rank (PR-5)."""
+        return t == 52 or (t < 52 and t % 13 + 1 in self.wild_ranks)
 
     def deck_for(self, num_players: int) -> tuple[int, int]:
         """``(packs, jokers)`` for a player count (CR-1, SP-1, MI-1)."""
@@ -169,8 +215,9 @@ class ContractRules(RulesBase):
         for c in self.contracts:
             if not isinstance(c, Contract) or c.num_melds == 0:
                 raise bad("contracts", "Contract objects with at least one meld")
-            if any(s < 3 for s in c.sets) or any(r < 3 for r in c.runs):
-                raise bad("contracts", "sets and runs of at least 3 cards")
+            if any(s < 2 for s in c.sets) or any(r < 3 for r in c.runs):
+                raise bad("contracts", "sets of at least 2 cards (2: a pair, PR-4) and runs "
+                                       "of at least 3")
         for name in ("whole_hand_deals", "contiguity_deals"):
             v = getattr(self, name)
             if not isinstance(v, tuple) or any(
@@ -184,20 +231,48 @@ class ContractRules(RulesBase):
             raise bad("set_max", "None or an int >= 3")
         for name in ("exact_contract_sizes", "aces_low", "set_distinct_suits",
                      "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
-                     "dig", "no_discard_taken"):
+                     "dig", "no_discard_taken", "sets_distinct_ranks", "shanghai",
+                     "go_out_by_discard", "buy_before_draw", "meld_needs_natural"):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "True or False")
-        if not isinstance(self.claim_penalty, int) or not 0 <= self.claim_penalty <= 5:
-            raise bad("claim_penalty", "an int in 0..5")
-        if self.claims_per_deal is not None and (
-            not isinstance(self.claims_per_deal, int) or self.claims_per_deal < 0
+        nd = len(self.contracts)
+        pen = self.claim_penalty
+        if not (isinstance(pen, int) and 0 <= pen <= 5) and not (
+            isinstance(pen, tuple) and len(pen) == nd
+            and all(isinstance(x, int) and 0 <= x <= 5 for x in pen)
         ):
-            raise bad("claims_per_deal", "None or an int >= 0")
-        if self.may_i and self.dig:
-            raise bad("dig", "False when may_i is True (SP-5 replaces May I? by digging)")
-        for name in ("joker_points", "ace_points", "cut_bonus"):
+            raise bad("claim_penalty", f"an int in 0..5, or {nd} of them (one per deal)")
+        lim = self.claims_per_deal
+        if lim is not None and not (isinstance(lim, int) and lim >= 0) and not (
+            isinstance(lim, tuple) and len(lim) == nd
+            and all(isinstance(x, int) and x >= 0 for x in lim)
+        ):
+            raise bad("claims_per_deal", f"None, an int >= 0, or {nd} of them (one per deal)")
+        for name in ("claim_price", "place_pennies"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
                 raise bad(name, "an int >= 0")
+        ks = self.kitty_split
+        if (not isinstance(ks, tuple) or not ks or any(not isinstance(x, (int, float)) or x < 0
+                                                         for x in ks)
+                or abs(sum(ks) - 1.0) > 1e-9):
+            raise bad("kitty_split", "a tuple of shares >= 0 that sum to 1, best place first")
+        if not isinstance(self.wild_ranks, tuple) or any(
+            not isinstance(r, int) or not 1 <= r <= 13 for r in self.wild_ranks
+        ):
+            raise bad("wild_ranks", "a tuple of ranks in 1..13")
+        if self.may_i and self.dig:
+            raise bad("dig", "False when may_i is True (SP-5 replaces May I? by digging)")
+        for name in ("joker_points", "cut_bonus"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise bad(name, "an int >= 0")
+        if (not isinstance(self.rank_points, tuple) or len(self.rank_points) != 13
+                or any(not isinstance(x, int) or x < 0 for x in self.rank_points)):
+            raise bad("rank_points", "a tuple of 13 ints >= 0 (A, 2, ..., K)")
+        if self.max_jokers_per_meld is not None and (
+            not isinstance(self.max_jokers_per_meld, int) or self.max_jokers_per_meld < 1
+        ):
+            raise bad("max_jokers_per_meld", "None or an int >= 1")
+
         if not isinstance(self.cut_probability, (int, float)) or not 0.0 <= self.cut_probability <= 1.0:
             raise bad("cut_probability", "a number in [0, 1]")
 
@@ -236,6 +311,88 @@ MAY_I = ContractRules(
     joker_points=25,
 )
 
+#: SH-7: penalty points by rank, A..K (A 20, 2-7 5, 8-K 10).
+SH_RANK_POINTS = (20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+
+#: RULES section 5: Shanghai Rummy (SH-1..7).
+SHANGHAI_RUMMY = ContractRules(
+    name="shanghai_rummy",
+    decks=((3, 2, 4), (4, 2, 4), (5, 2, 4)),
+    hand_sizes=(11,) * 7,
+    exact_contract_sizes=False,
+    aces_low=False,
+    contiguity_deals=tuple(range(1, 8)),
+    sets_distinct_ranks=True,
+    max_jokers_per_meld=1,
+    layoff_same_turn=True,
+    claim_penalty=2,
+    claims_per_deal=2,
+    shanghai=True,
+    joker_points=50,
+    rank_points=SH_RANK_POINTS,
+)
+
+#: RULES section 5, TP-1..6: Tahelia Powe's version of Shanghai (SH-1..7 unless changed).
+SHANGHAI_TAHELIA_POWE = replace(
+    SHANGHAI_RUMMY,
+    name="shanghai_tahelia_powe",
+    hand_sizes=(10,) * 8,
+    contracts=CR_CONTRACTS[:6] + (_c(4, 0), _c(0, 3)),
+    whole_hand_deals=(8,),
+    contiguity_deals=tuple(range(1, 9)),
+    contract_runs_distinct=True,
+    go_out_by_discard=False,
+    shanghai=False,
+)
+
+#: RULES section 5, DK: Deb Kolsov's ten contracts (sets and runs of at least N cards).
+DK_CONTRACTS = (
+    Contract(sets=(3, 3)), Contract(sets=(3,), runs=(4,)), Contract(runs=(4, 4)),
+    Contract(sets=(3, 3, 3)), Contract(sets=(3,), runs=(7,)), Contract(sets=(3, 3), runs=(5,)),
+    Contract(sets=(4, 4, 4)), Contract(sets=(3,), runs=(10,)), Contract(sets=(3, 3, 3), runs=(5,)),
+    Contract(runs=(5, 5, 5)),
+)
+SHANGHAI_DEB_KOLSOV = replace(
+    SHANGHAI_RUMMY,
+    name="shanghai_deb_kolsov",
+    hand_sizes=(11,) * 10,
+    contracts=DK_CONTRACTS,
+    whole_hand_deals=(),
+    contiguity_deals=tuple(range(1, 11)),
+)
+
+#: RULES section 6, PR-2: the fifteen contracts (pair: a set of two, deal 14).
+PR_CONTRACTS = (
+    Contract(sets=(3, 3)), Contract(sets=(3,), runs=(4,)), Contract(sets=(4, 4)),
+    Contract(runs=(4, 4)), Contract(sets=(3, 3), runs=(4,)), Contract(sets=(4,), runs=(5,)),
+    Contract(sets=(5, 5)), Contract(runs=(5, 5)), Contract(sets=(3, 3, 3, 3)),
+    Contract(runs=(4, 4, 4)), Contract(sets=(4, 4, 4)), Contract(runs=(3, 3, 3, 3, 3)),
+    Contract(sets=(3, 3, 3, 3, 3)), Contract(sets=(5, 2), runs=(5,)),
+    Contract(sets=(3, 3), runs=(5,)),
+)
+#: RULES section 6: Progressive Rummy (PR-1..8).
+PROGRESSIVE_RUMMY = ContractRules(
+    name="progressive_rummy",
+    decks=((3, 2, 4), (4, 2, 4), (5, 2, 4)),
+    hand_sizes=(11,) * 15,
+    contracts=PR_CONTRACTS,
+    whole_hand_deals=(),
+    contiguity_deals=(),
+    joker_swap=False,
+    layoff_same_turn=True,
+    claims_per_deal=(0,) * 8 + (1, 1, 1, 2, 2, 1) + (0,),
+    claim_penalty=(0,) * 11 + (1, 1) + (0, 0),
+    buy_before_draw=True,
+    claim_price=1,
+    place_pennies=2,
+    wild_ranks=(2,),
+    meld_needs_natural=False,
+    joker_points=20,
+    rank_points=(15, 20, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10),
+)
+
 PRESETS: dict[str, ContractRules] = {
-    r.name: r for r in (CONTRACT_RUMMY, CONTRACT_RUMMY_SINGLE_PACK, LIVERPOOL_RUMMY, MAY_I)
+    r.name: r for r in (CONTRACT_RUMMY, CONTRACT_RUMMY_SINGLE_PACK, LIVERPOOL_RUMMY, MAY_I,
+                        SHANGHAI_RUMMY, SHANGHAI_TAHELIA_POWE, SHANGHAI_DEB_KOLSOV,
+                        PROGRESSIVE_RUMMY)
 }

@@ -9,20 +9,25 @@ key                meaning
 ``dealer``         dealer seat
 ``to_move``        seat whose turn it is
 ``phase``          ``draw`` (default: the start of ``to_move``'s turn), ``claim``, ``play``,
-                   ``deal_over``, ``game_over``
+                   ``deal_over``, ``game_over``, ``call`` (a Shanghai window, SH-6: the top
+                   discard was just discarded and ``to_move`` is the next player)
 ``hands``          one list of cards per seat
 ``stock``          stock cards, top card first
 ``discard``        discard pile, bottom first, top last
 ``discarders``     who discarded each pile card (-1 for the up-card); default -1 for every card
                    except the top one, which the seat before ``to_move`` discarded
 ``table``          melds: ``{"owner": seat, "cards": [...], "wilds": [...]}``, cards in order (runs
-                   low to high), ``wilds`` the card each joker stands for, in order
+                   low to high), ``wilds`` the card each joker or wild card (PR-5: every 2,
+                   even one standing for itself) stands for, in order
 ``melded``         seats that have met their contract (default: owners of table melds)
 ``scores``         score of each seat before this deal's penalties
-``claims_used``    May I? claims made this deal, per seat
+``claims_used``    May I? claims (buys) made this deal, per seat
+``kitty``          pennies in the kitty (PR-6)
+``pennies``        net pennies of each seat this game (PR-6 buys, PR-8 settlement)
 ``known``          cards each seat took face up and still holds (public)
 ``turn``           turn state: ``number``, ``melded_turn``, ``contract_left``, ``contract_laid``,
-                   ``jokers_owed``, ``obligation``, ``forbidden``, ``claim_queue``, ``last_claimer``
+                   ``jokers_owed``, ``obligation``, ``forbidden``, ``claim_queue`` (also the
+                   callers of a Shanghai window), ``last_claimer``, ``announced`` (SH-6a)
 ``deal_delta``     score change of this deal so far (LV-1 cut bonus)
 ``zones``          (output only) every place a card can be, each physical card exactly once
 =================  ===============================================================================
@@ -41,14 +46,14 @@ import numpy as np
 
 from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list, parse_card
 from rummy_env.contract.melds import TableMeld, shape_of
-from rummy_env.contract.state import DRAW, PHASES, ContractGame, ContractState
+from rummy_env.contract.state import DRAW, ContractGame, ContractState
 from rummy_env.errors import CardParseError, ScenarioError
 from rummy_env.scenario_util import cards_at, int_list, per_seat_cards, seat_at
 
 _KEYS = {
     "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "table",
     "melded", "scores", "claims_used", "known", "turn", "deal_delta", "zones", "variant",
-    "num_players", "deals_played",
+    "num_players", "deals_played", "kitty", "pennies",
 }
 
 
@@ -69,7 +74,7 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
             "owner": m.owner,
             "kind": m.kind,
             "cards": [card_str(c) for c in m.cards],
-            "wilds": [card_str(s) for c, s in zip(m.cards, m.stands) if c == JOKER],
+            "wilds": [card_str(s) for c, s in zip(m.cards, m.stands) if st.rules.is_wild(c)],
         })
     hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
     d: dict[str, Any] = {
@@ -87,6 +92,8 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
         "melded": [s for s in range(n) if st.melded[s]],
         "scores": list(st.scores),
         "claims_used": list(st.claims_used),
+        "kitty": st.kitty,
+        "pennies": list(st.pennies),
         "known": [[card_str(t) for t in counts_to_list(k)] for k in st.known],
         "deal_delta": list(st.deal_delta),
         "deals_played": st.deals_played,
@@ -101,6 +108,7 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
             "forbidden": card_str(st.forbidden) if st.forbidden >= 0 else None,
             "claim_queue": list(st.claim_queue),
             "last_claimer": st.last_claimer,
+            "announced": st.announced,
             "went_out": st.went_out,
             "last_deal_delta": list(st.last_deal_delta),
         },
@@ -138,8 +146,8 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
     st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
     phase = d.get("phase", DRAW)
-    if phase not in PHASES:
-        raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
+    if phase not in game.phases:
+        raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(game.phases)}")
     if "scores" in d:
         st.scores = int_list(d["scores"], n, "scores")
 
@@ -159,13 +167,14 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         owner = seat_at(m["owner"], n, f"table[{i}].owner")
         cards = cards_at(m["cards"], f"table[{i}].cards")
         wilds = cards_at(m.get("wilds", []), f"table[{i}].wilds")
-        if len(wilds) != cards.count(JOKER) or JOKER in wilds:
+        nwild = sum(1 for c in cards if rules.is_wild(c))
+        if len(wilds) != nwild or JOKER in wilds:
             raise ScenarioError(
-                f"scenario table[{i}]: 'wilds' must name one natural card per joker "
-                f"({cards.count(JOKER)} jokers, {len(wilds)} wilds)"
+                f"scenario table[{i}]: 'wilds' must name one natural card per joker or wild "
+                f"card ({nwild} wild cards, {len(wilds)} wilds)"
             )
         it = iter(wilds)
-        stands = [next(it) if c == JOKER else c for c in cards]
+        stands = [next(it) if rules.is_wild(c) else c for c in cards]
         shape = shape_of(rules, cards, stands)
         if shape is None:
             raise ScenarioError(
@@ -238,6 +247,16 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
             raise ScenarioError(f"scenario table meld owned by seat {m.owner}, who has not melded")
     if "claims_used" in d:
         st.claims_used = int_list(d["claims_used"], n, "claims_used")
+    if "kitty" in d:
+        if not isinstance(d["kitty"], int) or isinstance(d["kitty"], bool) or d["kitty"] < 0:
+            raise ScenarioError(f"scenario kitty={d['kitty']!r} must be an int >= 0")
+        st.kitty = d["kitty"]
+    if "pennies" in d:
+        pn = d["pennies"]
+        if (not isinstance(pn, (list, tuple)) or len(pn) != n
+                or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in pn)):
+            raise ScenarioError(f"scenario pennies must hold one number per seat ({n})")
+        st.pennies = [float(x) for x in pn]
     if "known" in d:
         for s, cards in enumerate(per_seat_cards(d["known"], n, "known")):
             for t in cards:
@@ -260,6 +279,15 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         if not st.claim_queue or st.to_move in st.claim_queue or not st.discard:
             raise ScenarioError("scenario phase 'claim' needs turn.claim_queue (seats to ask, "
                                 "not the player to move) and a discard to claim")
+    if phase == "call":
+        if (not st.claim_queue or len(st.discard) < 1 or st.discarder[-1] < 0
+                or st.discarder[-1] in st.claim_queue or not st._layoffs_of(st.discard[-1])):
+            raise ScenarioError("scenario phase 'call' needs turn.claim_queue (seats to ask, not "
+                                "the discarder), a top discard with its discarder, and a table "
+                                "meld it fits (SH-6)")
+    if st.announced and (not st.rules.shanghai or not st.discard):
+        raise ScenarioError("scenario turn.announced needs Shanghai calls (SH-6) and a top "
+                            "discard that was announced")
     if not -1 <= st.last_claimer < n:
         raise ScenarioError(f"scenario turn.last_claimer={st.last_claimer} must be -1 or a seat")
     if phase == "play" and "hands" in d and "turn" not in d:
@@ -286,6 +314,7 @@ def _load_turn(st: ContractState, turn: dict[str, Any], n: int) -> None:
     st.forbidden = parse_card(fb) if fb else -1
     st.claim_queue = [seat_at(s, n, "turn.claim_queue[]") for s in turn.get("claim_queue", [])]
     st.last_claimer = int(turn.get("last_claimer", -1))
+    st.announced = bool(turn.get("announced", False))
     st.went_out = int(turn.get("went_out", -1))
     if "last_deal_delta" in turn:
         st.last_deal_delta = int_list(turn["last_deal_delta"], n, "turn.last_deal_delta")

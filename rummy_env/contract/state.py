@@ -9,6 +9,8 @@ phase                 who acts and what they may do
 ====================  =====================================================================
 ``draw``              the player to move: draw stock, take the top discard, dig (SP-4)
 ``claim``             a player who may claim the top discard (CR-7): claim or pass
+``call``              a player who may call Shanghai on the discard just made (SH-6): call
+                      (lay it off on a meld) or pass
 ``play``              the player to move, after drawing: contract melds (one per action,
                       CR-3/CR-5), lay-offs (CR-10), joker swaps (CR-8), discard (CR-5)
 ``deal_over``         nobody: the deal has been scored (CR-12); ``next_deal`` starts the next
@@ -18,7 +20,8 @@ phase                 who acts and what they may do
 Actions are plain tuples, turned into integers only by the codec:
 ``("draw_stock",)``, ``("take_discard",)``, ``("dig", depth)``, ``("claim",)``, ``("pass",)``,
 ``("meld", shape)``, ``("lay_off", card, meld, low)``, ``("swap", card, meld)``,
-``("discard", card)``.
+``("discard", card)``, ``("announce", card)`` (discard announcing Shanghai, SH-6a),
+``("call", meld, low)`` (call Shanghai on the top discard and lay it off on ``meld``, SH-6b).
 
 Decisions where RULES leaves room (each also in the variant docstrings):
 
@@ -30,7 +33,13 @@ Decisions where RULES leaves room (each also in the variant docstrings):
 * Where ``no_discard_taken`` applies (SP-4) and every card left in hand is of the type just taken,
   that card may be discarded: otherwise the player could neither discard nor keep it.
 * A joker freed by a swap (CR-8) must be laid off before the player discards; a swap is legal only
-  if a joker can then be laid off. A dig obligation (SP-4) likewise blocks the discard until a
+  if a joker can then be laid off.
+* Where a player may not go out by discarding (TP-3), the discard needs two cards in hand, and a
+  meld or lay-off may leave exactly one card only if that card can then be laid off: laying off
+  the last two cards one action at a time is the same move as laying both off at once.
+* A Shanghai call (SH-6b) takes the discarder's card at random from the caller's hand with the
+  seeded generator; a caller whose hand that empties has gone out. Which face-up cards the
+  caller still holds is then uncertain, so ``known`` drops by one for every type of the caller. A dig obligation (SP-4) likewise blocks the discard until a
   card of the dug type is on the table, and every step keeps that possible.
 """
 
@@ -55,7 +64,10 @@ from rummy_env.errors import IllegalActionError
 Action = tuple
 
 DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER = "draw", "claim", "play", "deal_over", "game_over"
-PHASES = (DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER)
+CALL = "call"
+#: Every phase; a game's own are ``ContractGame.phases`` (``call`` only with Shanghai calls, so
+#: the observation of the other variants keeps its size).
+PHASES = (DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER, CALL)
 
 
 @dataclass(frozen=True)
@@ -84,6 +96,7 @@ class ContractGame:
         object.__setattr__(self, "max_set", max_set)
         object.__setattr__(self, "shapes", tuple(iter_shapes(self.rules, max_set)))
         object.__setattr__(self, "max_dig", self.total_cards if self.rules.dig else 1)
+        object.__setattr__(self, "phases", PHASES if self.rules.shanghai else PHASES[:5])
 
     packs: int = 0
     num_jokers: int = 0
@@ -93,6 +106,7 @@ class ContractGame:
     max_set: int = 0
     shapes: tuple[Shape, ...] = ()
     max_dig: int = 1
+    phases: tuple[str, ...] = ()
 
     def new_state(self, rng: np.random.Generator, first_deal: int = 1,
                   scores: Sequence[int] | None = None) -> ContractState:
@@ -128,6 +142,8 @@ class ContractState:
         self.claims_used = [0] * n
         self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]  # face-up takes
         self.scores = [0] * n
+        self.kitty = 0  # PR-6: pennies paid for buys this game
+        self.pennies: list[float] = [0.0] * n  # PR-6/PR-8: net pennies of each seat this game
         self.deal_delta = [0] * n  # score change of the current deal (cut bonus, penalties)
         self.last_deal_delta: list[int] = [0] * n
         self.deals_played = 0
@@ -139,8 +155,10 @@ class ContractState:
         self.obligation = -1  # SP-4: dug card type still to put on the table
         self.forbidden = -1  # SP-4: top discard taken, not to be discarded this turn
         # Claim window (claim phase).
-        self.claim_queue: list[int] = []
+        self.claim_queue: list[int] = []  # also the callers of a Shanghai window (SH-6)
         self.last_claimer = -1
+        self.announced = False  # SH-6a: the top discard was announced (no take, no claim)
+        self._views: dict[Shape, list[int]] = {}  # PR-5: the hand view of each meld option
         self._legal: list[Action] | None = None
         self._opts: dict[Shape, tuple[Shape, ...]] | None = None
         # Bumped on every change to the table, so encoders may cache what they derive from it.
@@ -151,7 +169,7 @@ class ContractState:
     @property
     def current_player(self) -> int:
         """Seat that acts now, or -1 when nobody does (deal or game over)."""
-        if self.phase == CLAIM:
+        if self.phase == CLAIM or self.phase == CALL:
             return self.claim_queue[0]
         if self.phase in (DRAW, PLAY):
             return self.to_move
@@ -195,6 +213,7 @@ class ContractState:
         new.claims_used = list(self.claims_used)
         new.known = [list(k) for k in self.known]
         new.scores = list(self.scores)
+        new.pennies = list(self.pennies)
         new.deal_delta = list(self.deal_delta)
         new.last_deal_delta = list(self.last_deal_delta)
         new.contract_left = None if self.contract_left is None else list(self.contract_left)
@@ -221,6 +240,7 @@ class ContractState:
         rest = cards[h * n:]
         self.discard = [rest[0]]
         self.discarder = [-1]
+        self.announced = False
         self.stock = rest[1:][::-1]  # top card last
         self._reset_deal_state()
         self.to_move = (self.dealer + 1) % n
@@ -250,6 +270,7 @@ class ContractState:
         self._clear_turn()
         self.claim_queue = []
         self.last_claimer = -1
+        self.announced = False
 
     def _clear_turn(self) -> None:
         self.contract_left = None
@@ -269,6 +290,7 @@ class ContractState:
 
     def _begin_turn(self) -> None:
         self._clear_turn()
+        self.last_claimer = -1  # a new discard window (CR-7, PR-6)
         self.phase = DRAW
         self.turn_number += 1
         if not self._stock_can_supply(1):
@@ -298,6 +320,9 @@ class ContractState:
                 self._legal = self._legal_draw()
             elif self.phase == CLAIM:
                 self._legal = [("claim",), ("pass",)]
+            elif self.phase == CALL:
+                self._legal = [("pass",)] + [
+                    ("call", mi, low) for _, _, mi, low in self._layoffs_of(self.discard[-1])]
             elif self.phase == PLAY:
                 self._legal = self._legal_play()
             else:
@@ -308,8 +333,10 @@ class ContractState:
         out: list[Action] = []
         if self._stock_can_supply(1):
             out.append(("draw_stock",))
-        if self.discard:
+        if self.discard and not self.announced:
             out.append(("take_discard",))
+            if self.rules.buy_before_draw and self._may_buy(self.to_move):
+                out.append(("buy",))  # PR-6: the player to move buys before its draw
         if self.rules.dig:
             for depth in range(2, len(self.discard) + 1):
                 if self._dig_ok(depth):
@@ -346,13 +373,168 @@ class ContractState:
         if reqs is None:
             c = ctx.contract
             reqs = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
-        return contract_options(hand, reqs, ctx, self.contract_laid, must_cover)
+        one_left = None
+        if not self.rules.go_out_by_discard:
+            def one_left(combo: tuple[Shape, ...]) -> bool:
+                return self._one_left_after_contract(hand, combo, ctx.whole_hand)
+        if not self.rules.wild_ranks:
+            self._views = {}
+            return contract_options(hand, reqs, ctx, self.contract_laid, must_cover, one_left)
+        # PR-5: a wild 2 is searched as a joker; where melds need a natural, a 2 may also be
+        # kept as a natural of its own slot, so every such split of the 2s is searched.
+        out: dict[Shape, tuple[Shape, ...]] = {}
+        views: dict[Shape, list[int]] = {}
+        for view in self._hand_views(hand):
+            for sh, combo in contract_options(view, reqs, ctx, self.contract_laid, must_cover,
+                                              one_left).items():
+                if sh not in out:
+                    out[sh], views[sh] = combo, view
+        self._views = views
+        return out
+
+    def _hand_views(self, hand: Sequence[int]) -> list[list[int]]:
+        """The hand as the contract search sees it: wild-rank cards (PR-5) counted as jokers.
+        Where melds need a natural, also every split keeping some of them as naturals."""
+        wild = [t for t in range(52) if hand[t] and self.rules.is_wild(t)]
+        if not wild:
+            return [list(hand)]
+        splits: list[list[int]] = [[]]
+        if self.rules.meld_needs_natural:
+            for t in wild:
+                splits = [x + [k] for x in splits for k in range(hand[t] + 1)]
+        else:
+            splits = [[0] * len(wild)]
+        views = []
+        for keep in splits:
+            v = list(hand)
+            for t, k in zip(wild, keep):
+                v[JOKER] += v[t] - k
+                v[t] = k
+            views.append(v)
+        return views
+
+    def _physical(self, hand: Sequence[int], view: Sequence[int], cards: list[int],
+                  stands: Sequence[int]) -> list[int]:
+        """The physical cards of a meld filled from a hand view: each joker slot gets a wild
+        card the view counted as a joker; a wild 2 goes first to its own slot (a natural
+        there), then to any slot, before a printed joker."""
+        pool = {t: hand[t] - view[t] for t in range(52) if hand[t] > view[t]}
+        out = list(cards)
+        for i, (c, st) in enumerate(zip(cards, stands)):
+            if c == JOKER and pool.get(st, 0) > 0:
+                pool[st] -= 1
+                out[i] = st
+        for i, c in enumerate(out):
+            if c == JOKER:
+                spare = [t for t, k in sorted(pool.items()) if k > 0]
+                if spare:
+                    pool[spare[0]] -= 1
+                    out[i] = spare[0]
+        return out
+
+    def _one_left_after_contract(self, hand: Sequence[int], combo: tuple[Shape, ...],
+                                 whole_hand: bool) -> bool:
+        """TP-3: can the completion ``combo`` be filled so that the one card it leaves in hand
+        can then be laid off (on the table or on the new melds)?"""
+        if not (self.rules.layoff_same_turn or whole_hand):
+            return False
+        for t in range(NUM_TYPES):
+            if not hand[t]:
+                continue
+            rest = list(hand)
+            rest[t] -= 1
+            fill = allocate(list(combo), rest, self.rules, whole_hand=True)
+            if fill is None:
+                continue
+            table = list(self.table)
+            for sh, (cards, stands) in zip(combo, fill):
+                if sh[0] == "set":
+                    table.append(TableMeld(-1, "set", sh[1], 0, 0, cards, stands))
+                else:
+                    table.append(TableMeld(-1, "run", sh[1], sh[2], sh[3], cards, stands))
+            one = [0] * NUM_TYPES
+            one[t] = 1
+            if self._layoffs(one, table):
+                return True
+        return False
+
+    def _joker_room(self, table: Sequence[TableMeld]) -> int:
+        """How many jokers can be laid off on ``table``, one after another: per meld, the
+        open run positions or set places, capped by the per-meld joker limit (SH-3). Each
+        joker lay-off uses one unit, so this decides whether owed jokers can all be placed."""
+        rules = self.rules
+        lim = rules.max_jokers_per_meld
+        lowest = 1 if rules.aces_low else 2
+        room = 0
+        for m in table:
+            if m.kind == "run":
+                r = (m.lo - lowest) + (14 - m.hi)
+            elif rules.set_distinct_suits:
+                r = 4 - len(m.cards)
+            elif rules.set_max is not None:
+                r = rules.set_max - len(m.cards)
+            else:
+                r = 1 << 20
+            if rules.set_max is not None and m.kind == "set":
+                r = min(r, rules.set_max - len(m.cards))
+            if lim is not None:
+                r = min(r, lim - m.cards.count(JOKER))
+            room += max(0, r)
+        return room
+
+    def _layoffs_of(self, t: int) -> list[Action]:
+        """Every lay-off of one card of type ``t`` onto the table (SH-6: where a discard fits)."""
+        one = [0] * NUM_TYPES
+        one[t] = 1
+        return self._layoffs(one, self.table)
+
+    def _can_end_turn(self, hand: list[int], table: list[TableMeld], owed: int, seat: int,
+                      seen: dict[tuple, bool]) -> bool:
+        """TP-3: from this hand and table, with ``owed`` freed jokers still to lay off, can the
+        player end the turn: discard (two cards or more, nothing owed) or lay off and swap down
+        to an empty hand? A search over lay-offs and swaps, memoised; it ends because every
+        move takes a card from the hand or turns a table joker into a natural."""
+        size = sum(hand)
+        if size == 0 or (owed == 0 and size >= 2):
+            return True
+        if self._joker_room(table) < owed:
+            return False
+        key = (tuple(hand), tuple(tuple(m.cards) for m in table), owed)
+        if key in seen:
+            return seen[key]
+        seen[key] = False
+        moves = self._layoffs(hand, table)
+        if self._can_swap_now(seat):
+            moves += self._swaps(hand, table)
+        for a in moves:
+            h2, tb2 = list(hand), [m.copy() for m in table]
+            self._apply_place(h2, tb2, a)
+            owed2 = owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+            if self._can_end_turn(h2, tb2, owed2, seat, seen):
+                seen[key] = True
+                return True
+        return False
 
     def _layoffs(self, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
         """Every single lay-off from ``hand`` onto ``table`` (CR-10)."""
         rules = self.rules
         out: list[Action] = []
         present = [t for t in range(52) if hand[t]]
+        if rules.wild_ranks:
+            wilds = [t for t in present if rules.is_wild(t)]
+            present = [t for t in present if not rules.is_wild(t)]
+            for mi, m in enumerate(table):
+                # PR-5: a wild 2 goes on a set, or on either end of a run (standing for the
+                # card there, itself if it is that card); ``low`` names the run's end.
+                for t in wilds:
+                    if m.kind == "set":
+                        if joker_layoff_stand(rules, m, 1) is not None:
+                            out.append(("lay_off", t, mi, False))
+                        continue
+                    if joker_layoff_stand(rules, m, 0) is not None:
+                        out.append(("lay_off", t, mi, True))
+                    if joker_layoff_stand(rules, m, 1) is not None:
+                        out.append(("lay_off", t, mi, False))
         for mi, m in enumerate(table):
             if m.kind == "set":
                 for t in present:
@@ -420,7 +602,15 @@ class ContractState:
         if a[0] == "lay_off":
             _, t, mi, low = a
             m = table[mi]
-            if t == JOKER:
+            if t != JOKER and rules.is_wild(t):
+                if m.kind == "set":
+                    stand = t if rank_of(t) == m.key else joker_layoff_stand(rules, m, 1)
+                    pos = 0
+                else:
+                    stand = joker_layoff_stand(rules, m, 0 if low else 1)
+                    pos = m.lo - 1 if low else m.hi + 1
+                assert stand is not None
+            elif t == JOKER:
                 stand = joker_layoff_stand(rules, m, 0 if low else 1)
                 assert stand is not None
                 pos = 0 if m.kind == "set" else (m.lo - 1 if low else m.hi + 1)
@@ -454,12 +644,9 @@ class ContractState:
         if self._can_layoff_now(seat):
             cands = self._layoffs(hand, self.table)
             if self._can_swap_now(seat):
-                for a in self._swaps(hand, self.table):
-                    # A swap is legal only if the freed joker can then be laid off (CR-8).
-                    h2, tb2 = list(hand), [m.copy() for m in self.table]
-                    self._apply_place(h2, tb2, a)
-                    if any(x[1] == JOKER for x in self._layoffs(h2, tb2)):
-                        cands.append(a)
+                # A swap is legal only if the freed joker (and any still owed) can then be
+                # laid off (CR-8, SH-3); the owed filter below checks that for every step.
+                cands += self._swaps(hand, self.table)
             if self.obligation >= 0:
                 kept = []
                 for a in cands:
@@ -471,23 +658,35 @@ class ContractState:
                     if self._can_place(h2, self.obligation, tb2):
                         kept.append(a)
                 cands = kept
-            if self.jokers_owed:
-                # Keep the owed joker layable: every step must leave a joker lay-off possible.
-                kept = []
-                for a in cands:
-                    if a[1] == JOKER:
-                        kept.append(a)
-                        continue
-                    h2, tb2 = list(hand), [m.copy() for m in self.table]
-                    self._apply_place(h2, tb2, a)
-                    if any(x[1] == JOKER for x in self._layoffs(h2, tb2)):
-                        kept.append(a)
-                cands = kept
+            # No dead ends: after every step the player must still be able to end the turn.
+            # Freed jokers must all be laid off (CR-8, within SH-3's per-meld limit), and under
+            # TP-3 a single card left in hand must be able to follow (it cannot be discarded).
+            strict = not self.rules.go_out_by_discard
+            size = sum(hand)
+            kept = []
+            for a in cands:
+                owed = self.jokers_owed + (a[0] == "swap") - (a[1] == JOKER and self.jokers_owed > 0)
+                left = size - (a[0] == "lay_off")
+                if owed == 0 and not (strict and left == 1):
+                    kept.append(a)
+                    continue
+                h2, tb2 = list(hand), [m.copy() for m in self.table]
+                self._apply_place(h2, tb2, a)
+                if self._joker_room(tb2) < owed:
+                    continue
+                if not strict or self._can_end_turn(h2, tb2, owed, seat, {}):
+                    kept.append(a)  # without TP-3, room for the owed jokers is enough
+            cands = kept
             out.extend(cands)
-        if self.jokers_owed == 0 and self.obligation < 0:
+        if self.jokers_owed == 0 and self.obligation < 0 and (
+            self.rules.go_out_by_discard or sum(hand) >= 2
+        ):
             present = [t for t in range(NUM_TYPES) if hand[t]]
             allowed = [t for t in present if t != self.forbidden] or present
             out.extend(("discard", t) for t in allowed)
+            if self.rules.shanghai and sum(hand) >= 2:
+                # SH-6a: a discard that fits a table meld may be announced.
+                out.extend(("announce", t) for t in allowed if self._layoffs_of(t))
         return out
 
     # ------------------------------------------------------------------ applying
@@ -506,6 +705,8 @@ class ContractState:
             self._apply_draw(action, rng)
         elif self.phase == CLAIM:
             self._apply_claim(kind == "claim", rng)
+        elif self.phase == CALL:
+            self._apply_call(action, rng)
         else:
             self._apply_play(action, rng)
 
@@ -514,11 +715,14 @@ class ContractState:
         kind = action[0]
         self._legal = None
         if kind == "draw_stock":
-            if self.rules.may_i and self.discard:
+            if self.rules.may_i and self.discard and not self.announced:
                 self.last_claimer = -1
                 if self._open_claims():
                     return
             self._finish_stock_draw(rng)
+        elif kind == "buy":
+            self._take_claim(seat, rng)  # PR-6: then the normal draw follows
+            return
         elif kind == "take_discard":
             t = self._take_top(seat)
             if self.rules.no_discard_taken:
@@ -537,15 +741,33 @@ class ContractState:
         self.known[seat][t] += 1
         return t
 
-    def _claim_eligible(self, seat: int) -> bool:
+    def _may_buy(self, seat: int) -> bool:
+        """Within the deal's claim (buy) limit, not the discarder of the card (C-8), not the
+        buyer of the previous card of this window (CR-7, PR-6), and the penalty cards can be
+        drawn (C-8)."""
         r = self.rules
+        lim = r.claim_limit(self.deal)
         return (
-            seat != self.to_move
-            and seat != self.discarder[-1]
+            seat != self.discarder[-1]
             and seat != self.last_claimer
-            and (r.claims_per_deal is None or self.claims_used[seat] < r.claims_per_deal)
-            and self._stock_can_supply(r.claim_penalty, pile_extra=-1)
+            and (lim is None or self.claims_used[seat] < lim)
+            and self._stock_can_supply(r.claim_penalty_in(self.deal), pile_extra=-1)
         )
+
+    def _claim_eligible(self, seat: int) -> bool:
+        return seat != self.to_move and self._may_buy(seat)
+
+    def _take_claim(self, seat: int, rng: np.random.Generator) -> None:
+        """A claim or buy: the top discard, the deal's penalty cards from the stock, and the
+        price into the kitty (CR-7, SH-5, PR-6)."""
+        r = self.rules
+        self._take_top(seat)
+        for _ in range(r.claim_penalty_in(self.deal)):
+            self.hands[seat][self._draw_stock(rng)] += 1
+        self.claims_used[seat] += 1
+        self.last_claimer = seat
+        self.kitty += r.claim_price
+        self.pennies[seat] -= r.claim_price
 
     def _open_claims(self) -> bool:
         """Open a May I? window on the top discard (CR-7); False if nobody may claim."""
@@ -562,16 +784,39 @@ class ContractState:
         self._legal = None
         seat = self.claim_queue.pop(0)
         if claim:
-            self._take_top(seat)
-            for _ in range(self.rules.claim_penalty):
-                self.hands[seat][self._draw_stock(rng)] += 1
-            self.claims_used[seat] += 1
-            self.last_claimer = seat
+            self._take_claim(seat, rng)
             if self._open_claims():  # CR-7: the new top may be claimed the same way
                 return
         elif self.claim_queue:
             return
         self._finish_stock_draw(rng)
+
+    def _apply_call(self, action: Action, rng: np.random.Generator) -> None:
+        """SH-6b: a pass asks the next caller; a call lays the discard off on the chosen meld,
+        and the discarder draws one card at random from the caller's hand."""
+        self._legal = None
+        seat = self.claim_queue.pop(0)
+        if action[0] == "pass":
+            if not self.claim_queue:
+                self._begin_turn()
+            return
+        self.claim_queue = []
+        discarder = self.discarder[-1]
+        t = self.discard.pop()
+        self.discarder.pop()
+        self.hands[seat][t] += 1  # through the caller's hand onto the meld
+        self._apply_place(self.hands[seat], self.table, ("lay_off", t, action[1], action[2]))
+        self._table_changed()
+        hand = self.hands[seat]
+        cards = counts_to_list(hand)
+        drawn = cards[int(rng.integers(len(cards)))]
+        hand[drawn] -= 1
+        self.hands[discarder][drawn] += 1
+        self.known[seat] = [max(0, k - 1) for k in self.known[seat]]
+        if sum(hand) == 0:
+            self._go_out(seat)
+            return
+        self._begin_turn()
 
     def _finish_stock_draw(self, rng: np.random.Generator) -> None:
         self.claim_queue = []
@@ -603,17 +848,23 @@ class ContractState:
                 self.jokers_owed -= 1
             if t == self.obligation:
                 self.obligation = -1
-        else:
+        else:  # discard or announce
             t = action[1]
             hand[t] -= 1
             if self.known[seat][t]:
                 self.known[seat][t] -= 1
             self.discard.append(t)
             self.discarder.append(seat)
+            self.announced = kind == "announce"
             if sum(hand) == 0:
                 self._go_out(seat)
                 return
             self.to_move = (seat + 1) % self.n
+            if self.rules.shanghai and not self.announced and self._layoffs_of(t):
+                # SH-6b: every other player, from the next one on, may call Shanghai first.
+                self.claim_queue = [(seat + k) % self.n for k in range(1, self.n)]
+                self.phase = CALL
+                return
             self._begin_turn()
             return
         if self.phase == PLAY and sum(hand) == 0:
@@ -623,17 +874,20 @@ class ContractState:
         combo = list(opts[shape])
         combo.remove(shape)
         hand = self.hands[seat]
+        view = self._views.get(shape, hand) if self.rules.wild_ranks else hand
         ctx = self.contract_ctx()
-        fill = allocate([shape] + combo, hand, self.rules, ctx.whole_hand, self.obligation)
+        fill = allocate([shape] + combo, view, self.rules, ctx.whole_hand, self.obligation)
         if fill is not None:
             cards, stands = fill[0]
         else:
             # The completion's own order always fills (contract_options checked it).
             full = list(opts[shape])
-            fill = allocate(full, hand, self.rules, ctx.whole_hand, self.obligation)
+            fill = allocate(full, view, self.rules, ctx.whole_hand, self.obligation)
             if fill is None:
                 raise RuntimeError(f"engine error: no fill for {full} from the hand")
             cards, stands = fill[full.index(shape)]
+        if view is not hand:
+            cards = self._physical(hand, view, cards, stands)
         for c in cards:
             hand[c] -= 1
             if self.known[seat][c]:
@@ -679,6 +933,33 @@ class ContractState:
         self.claim_queue = []
         self._legal = []
         self.phase = GAME_OVER if self.deal >= self.rules.num_deals else DEAL_OVER
+        if self.phase == GAME_OVER:
+            for s, v in enumerate(self.settlement()):
+                self.pennies[s] += v
+
+    def settlement(self) -> list[float]:
+        """PR-8: pennies each seat receives at the end of the game from the standings (lowest
+        total first): place k >= 2 pays (k - 1) * ``place_pennies`` to the winner, and the
+        kitty goes by ``kitty_split``; tied seats share the payments and shares of the places
+        they hold equally (C-9). All zeros without a penny settlement."""
+        r, n = self.rules, self.n
+        pay = [-(k * r.place_pennies) for k in range(n)]  # place k+1 pays k * pennies
+        pay[0] = -sum(pay[1:])
+        share = [r.kitty_split[k] * self.kitty if k < len(r.kitty_split) else 0.0
+                 for k in range(n)]
+        order = sorted(range(n), key=lambda x: self.scores[x])
+        out = [0.0] * n
+        i = 0
+        while i < n:
+            j = i
+            while j + 1 < n and self.scores[order[j + 1]] == self.scores[order[i]]:
+                j += 1
+            tied = order[i:j + 1]
+            each = (sum(pay[i:j + 1]) + sum(share[i:j + 1])) / len(tied)
+            for x in tied:
+                out[x] = each
+            i = j + 1
+        return out
 
     def standings(self) -> list[int]:
         """Place of each seat (1 = best: lowest total, CR-12); ties share a place (C-9)."""
@@ -706,6 +987,10 @@ class ContractState:
         lines.append(f"stock: {len(self.stock)}  discard pile: {len(self.discard)}  top: {top}")
         if self.phase == CLAIM:
             lines.append(f"May I? window on {top}: asking player_{self.claim_queue[0]}")
+        if self.phase == CALL:
+            lines.append(f"Shanghai window on {top}: asking player_{self.claim_queue[0]}")
+        elif self.announced and self.phase == DRAW:
+            lines.append(f"{top} was announced: Shanghai (no take, no May I?)")
         lines.append("table:" if self.table else "table: (empty)")
         for i, m in enumerate(self.table):
             lines.append(f"  [{i}] player_{m.owner} {m.kind}: {m.text()}")
@@ -767,7 +1052,7 @@ def action_text(a: Action) -> str:
         return "take discard"
     if k == "dig":
         return f"take discards {a[1]}"
-    if k in ("claim", "pass"):
+    if k in ("claim", "pass", "buy"):
         return k
     if k == "meld":
         return shape_text(a[1])
@@ -778,10 +1063,14 @@ def action_text(a: Action) -> str:
         return f"swap {card_str(a[1])} for joker on {a[2]}"
     if k == "discard":
         return f"discard {card_str(a[1])}"
+    if k == "announce":
+        return f"discard {card_str(a[1])} announcing shanghai"
+    if k == "call":
+        return f"call shanghai on {a[1]}{' low' if a[2] else ''}"
     raise ValueError(f"unknown action {a!r}")
 
 
 __all__ = [
     "Action", "ContractGame", "ContractState", "action_text", "shape_text", "pos_type",
-    "shape_cards", "PHASES", "DRAW", "CLAIM", "PLAY", "DEAL_OVER", "GAME_OVER",
+    "shape_cards", "PHASES", "DRAW", "CLAIM", "CALL", "PLAY", "DEAL_OVER", "GAME_OVER",
 ]

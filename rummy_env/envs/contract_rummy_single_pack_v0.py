@@ -58,7 +58,7 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 3344 | `meld_owner` | (12, 4) | one-hot per table meld: its owner |
 | 3392 | `meld_kind` | (12, 2) | per table meld: set, run (all zero: no meld) |
 | 3416 | `meld_cards` | (12, 52) | per table meld: cards it holds by the card they stand for |
-| 4040 | `meld_jokers` | (12, 52) | per table meld: cards its jokers stand for |
+| 4040 | `meld_jokers` | (12, 52) | per table meld: cards its jokers (wild cards) stand for |
 | | | **total: (4664,) float32** | |
 
 Arguments (``rummy_env.make("contract_rummy_single_pack", **options)`` or ``contract_rummy_single_pack_v0.env(**options)``):
@@ -69,8 +69,10 @@ and every rule field of ``ContractRules`` by name: ``min_players``, ``max_player
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
 ``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``, ``may_i``, ``claim_penalty``,
-``claims_per_deal``, ``dig``, ``no_discard_taken``, ``joker_points``, ``ace_points``,
-``cut_probability``, ``cut_bonus``.
+``claims_per_deal``, ``buy_before_draw``, ``claim_price``, ``place_pennies``, ``kitty_split``,
+``wild_ranks``, ``meld_needs_natural``, ``dig``, ``no_discard_taken``, ``joker_points``,
+``rank_points``, ``sets_distinct_ranks``, ``max_jokers_per_meld``, ``shanghai``,
+``go_out_by_discard``, ``cut_probability``, ``cut_bonus``.
 
 Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
 points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds

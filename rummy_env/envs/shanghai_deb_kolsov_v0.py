@@ -1,0 +1,132 @@
+"""Shanghai Rummy, Deb Kolsov's version (RULES section 5, SH-1..7 with DK).
+
+Shanghai (SH-1..7) with ten deals and Deb Kolsov's contracts (DK), books and runs of at least N
+cards: 1 two books of 3; 2 book of 3 + run of 4; 3 two runs of 4; 4 three books of 3; 5 book of 3
++ run of 7; 6 two books of 3 + run of 5; 7 three books of 4; 8 book of 3 + run of 10; 9 three
+books of 3 + run of 5; 10 three runs of 5. Eleven cards are dealt, so contracts 8-10 are met only
+after May I? claims; no deal is a final three-runs deal.
+
+<!-- spec:shanghai_deb_kolsov:begin -->
+| | shanghai_deb_kolsov (at 4 players) |
+|---|---|
+| Import | `from rummy_env import shanghai_deb_kolsov_v0` or `rummy_env.make("shanghai_deb_kolsov")` |
+| Actions | `Discrete(2188)` |
+| Observation | `Dict(observation: Box(2304,) float32, action_mask: Box(2188,) int8)` |
+| State | `Box(2569,)` |
+| Players | 3-5 (agents `player_0` ... `player_4`) |
+| Deals | 10: 1: 2 sets of 3; 2: 1 set of 3 + 1 run of 4; 3: 2 runs of 4; 4: 3 sets of 3; 5: 1 set of 3 + 1 run of 7; 6: 2 sets of 3 + 1 run of 5; 7: 3 sets of 4; 8: 1 set of 3 + 1 run of 10; 9: 3 sets of 3 + 1 run of 5; 10: 3 runs of 5 |
+
+Action ids (table melds are numbered in the order they were laid; their count, and so
+the size of the lay-off and swap ranges, grows with the players):
+
+| ids | name | meaning | first id reads |
+|---|---|---|---|
+| 0 | `draw_stock` | draw the top stock card (CR-5; opens May I?, CR-7) | `draw stock` |
+| 1 | `take_discard` | take the top discard (CR-5, SP-4) | `take discard` |
+| 2 | `claim` | claim the top discard out of turn (CR-7) | `claim` |
+| 3 | `pass` | decline to claim (CR-7) or to call Shanghai (SH-6) | `pass` |
+| 4-19 | `call` | call Shanghai on the top discard and lay it off on meld i: on a set, at the fitting end of a run, a joker at the high end (SH-6b) | `call shanghai on 0` |
+| 20-35 | `call_joker_low` | call Shanghai on a joker discard and lay it off at the low end of run i (SH-6b) | `call shanghai on 0 low` |
+| 36-385 | `meld` | lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5) | `meld set Ax3` |
+| 386-1217 | `lay_off` | lay off a natural card on table meld i: id = first + 52*i + card (CR-10) | `lay off AC on 0` |
+| 1218-1233 | `lay_off_joker` | lay off a joker on meld i: on a set, or at the high end of a run (CR-10) | `lay off JK on 0` |
+| 1234-1249 | `lay_off_joker_low` | lay off a joker at the low end of run i (CR-10) | `lay off JK low on 0` |
+| 1250-2081 | `swap` | put the natural card in place of the joker standing for it in run i (CR-8) | `swap AC for joker on 0` |
+| 2082-2134 | `discard` | discard a card by type (CR-5) | `discard AC` |
+| 2135-2187 | `announce` | discard a card that fits a table meld, announcing Shanghai: no one may take or claim it (SH-6a) | `discard AC announcing shanghai` |
+| | | **total: Discrete(2188)** | |
+
+Observation pieces (egocentric: seat rows start with the observer):
+
+| offset | piece | shape | meaning |
+|---|---|---|---|
+| 0 | `hand` | (53,) | cards of each type in the observer's hand |
+| 53 | `known` | (4, 53) | cards each seat took face up and still holds (public) |
+| 265 | `hand_size` | (4,) | cards in each seat's hand / 20 |
+| 269 | `melded` | (4,) | 1 if the seat has met this deal's contract |
+| 273 | `scores` | (4,) | game score of each seat / 100 |
+| 277 | `claims_used` | (4,) | May I? claims each seat made this deal |
+| 281 | `to_move` | (4,) | one-hot: whose turn it is |
+| 285 | `dealer` | (4,) | one-hot: the dealer |
+| 289 | `phase` | (6,) | one-hot: draw, claim, play, deal_over, game_over, call |
+| 295 | `deal` | (10,) | one-hot: deal number |
+| 305 | `contract` | (6,) | sets, runs, smallest set / 10, smallest run / 10, whole-hand deal (CR-13), contiguity rule (CR-9) |
+| 311 | `turn` | (4,) | contract meld in progress, freed jokers owed (CR-8), may lay off now, turn number / 100 |
+| 315 | `obligation` | (53,) | one-hot: dug card still to put on the table (SP-4) |
+| 368 | `forbidden` | (53,) | one-hot: card that may not be discarded this turn (SP-4) |
+| 421 | `claim` | (5,) | 1 at 0 if the observer is asked to claim (or, SH-6, to call); then one-hot of the seat that claimed the previous card of this window |
+| 426 | `stock_size` | (1,) | cards in the stock / total cards |
+| 427 | `discard_size` | (1,) | cards in the discard pile / total cards |
+| 428 | `discard_top` | (53,) | one-hot: the top discard |
+| 481 | `discard_top_by` | (5,) | one-hot: who discarded the top card (last: the up-card) |
+| 486 | `discard_counts` | (53,) | cards of each type in the discard pile |
+| 539 | `claims_left` | (4,) | May I? claims (buys) each seat may still make this deal / the largest limit (SH-5, PR-2) |
+| 543 | `announced` | (1,) | 1 if the top discard was announced: no take, no claim (SH-6a) |
+| 544 | `meld_owner` | (16, 4) | one-hot per table meld: its owner |
+| 608 | `meld_kind` | (16, 2) | per table meld: set, run (all zero: no meld) |
+| 640 | `meld_cards` | (16, 52) | per table meld: cards it holds by the card they stand for |
+| 1472 | `meld_jokers` | (16, 52) | per table meld: cards its jokers (wild cards) stand for |
+| | | **total: (2304,) float32** | |
+
+Arguments (``rummy_env.make("shanghai_deb_kolsov", **options)`` or ``shanghai_deb_kolsov_v0.env(**options)``):
+``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
+episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
+``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
+``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
+``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
+``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``, ``may_i``, ``claim_penalty``,
+``claims_per_deal``, ``buy_before_draw``, ``claim_price``, ``place_pennies``, ``kitty_split``,
+``wild_ranks``, ``meld_needs_natural``, ``dig``, ``no_discard_taken``, ``joker_points``,
+``rank_points``, ``sets_distinct_ranks``, ``max_jokers_per_meld``, ``shanghai``,
+``go_out_by_discard``, ``cut_probability``, ``cut_bonus``.
+
+Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
+points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds
+``score``, ``place`` and ``deals_played``.
+<!-- spec:shanghai_deb_kolsov:end -->
+
+Decisions where the rules leave room:
+
+* Contract melds name their size (``meld set 7x4``, ``meld run H 5-9``); the engine fills them
+  with natural cards first and at most one joker per meld (SH-3), choosing copies so that the
+  rest of the contract stays possible. The mask never offers a meld the hand cannot finish.
+* SH-2's "no two books of one rank" and "no contiguous runs of one suit" bind a player's
+  contract meld (its first meld); later lay-offs may make runs contiguous.
+* SH-3's limit counts every joker on a meld: a joker laid off or freed by a swap (CR-8) goes only
+  where the meld holds none; a swap is offered only when every freed joker can then be laid off.
+* SH-5: May I? opens only when the player to move draws from the stock (declining the discard
+  is how the player to move exercises its priority); claims at most twice per deal, each with the
+  top two stock cards, never twice in a row in one window (CR-7); a claim needs the two penalty
+  cards to be drawable.
+* SH-6: announcing is its own action, ``discard 7H announcing shanghai``, offered for discards
+  that fit a table meld (and not for the last card, which goes out). An unannounced discard that
+  fits opens a window before the next player draws: each other player in turn from the next one
+  (melded or not) may ``call shanghai on <meld>`` (a joker also names the end, ``low``) or pass.
+  The caller's card for the discarder is drawn at random with the seeded generator; a caller left
+  with no card has gone out. Then the next player's turn starts on the new top discard; an
+  announced card can be neither taken nor claimed.
+* Which face-up cards a caller still holds after the random draw is uncertain, so the public
+  ``known`` counts of the caller drop by one for every type.
+
+Version History
+
+* v0: Initial release.
+"""
+
+from __future__ import annotations
+
+from rummy_env.contract.rules import SHANGHAI_DEB_KOLSOV
+from rummy_env.envs.contract_base import ContractEnv, variant_metadata
+
+
+class raw_env(ContractEnv):
+    """Shanghai Rummy, Deb Kolsov's version (RULES section 5, SH-1..7 with DK); see the module docstring."""
+
+    metadata = variant_metadata("shanghai_deb_kolsov_v0")
+    preset = SHANGHAI_DEB_KOLSOV
+
+
+def env(**options: object) -> raw_env:
+    """The environment, with PettingZoo's guarantees built in (see ``rummy_env.envs.base``)."""
+    return raw_env(**options)  # type: ignore[arg-type]
