@@ -96,7 +96,7 @@ def test_random_play_soak(name: str) -> None:
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_deepcopy_and_pickle_keep_the_position(name: str) -> None:
-    env = rummy_env.make(name, num_players=4)
+    env = rummy_env.make(name, num_players=min(4, PLAYERS[name].stop - 1))
     env.reset(seed=7)
     bot = RandomBot(1)
     for _ in range(37):
@@ -195,10 +195,11 @@ def test_render_ansi_shows_the_table() -> None:
 
 def test_registry_and_versioned_modules() -> None:
     for name in VARIANTS:
-        e = pettingzoo.make("aec", f"rummy_env/{name}-v0", num_players=3)
+        n = PLAYERS[name].start  # a count every variant allows (Gin Rummy: 2 only)
+        e = pettingzoo.make("aec", f"rummy_env/{name}-v0", num_players=n)
         assert e.metadata["name"] == f"{name}_v0"
         mod = getattr(rummy_env, f"{name}_v0")
-        assert isinstance(mod.env(num_players=3), mod.raw_env)
+        assert isinstance(mod.env(num_players=n), mod.raw_env)
 
 
 def test_calls_before_reset_raise_clear_errors() -> None:

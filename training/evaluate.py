@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 import rummy_env
-from rummy_env.bots import BOTS, Bot, make_bot, seat_view
+from rummy_env.bots import BOTS, GREEDY_BY_FAMILY, Bot, make_bot, seat_view
 from rummy_env.contract.state import ContractState
 
 Z95 = 1.96
@@ -105,8 +105,9 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     cache: dict[str, Any] = {}
     bots = [load_seat(s, seed * 1000 + j, cache) for j, s in enumerate(seats)]
     env = rummy_env.make(variant, **opts)
-    if "greedy" in seats and "contract" not in env.encoder.layout.pieces:
-        raise ValueError(f"the greedy bot plays the contract family only, not {variant!r}")
+    if "greedy" in seats and env.family not in GREEDY_BY_FAMILY:
+        raise ValueError(f"no greedy bot for {variant!r} (its {env.family!r} family); families "
+                         f"with one: {', '.join(GREEDY_BY_FAMILY)}")
     penalty = np.zeros((deals, P))
     reward = np.zeros((deals, P))
     win = np.zeros((deals, P))
