@@ -4,7 +4,8 @@ Random 13-card hands dealt from the real decks (2 packs + 2 jokers, 3 packs + 3 
 random indicator rank as the wild rank (one hand in 14 with only printed jokers wild), so hands
 hold the wild cards a deal gives. Times ``best_arrangement`` (every hand distinct: the per-hand
 memo does not help; the per-suit memo does, and is cleared first, so the figures include its
-warm-up), then ``declare_discards`` on 14-card hands. Prints mean and median.
+warm-up), then ``declare_discards`` on 14-card hands, then ``can_declare`` (the declaration
+search alone, which the engine's mask uses). Prints mean and median.
 
     python benchmarks/indian_solver.py                 # 5000 hands per deck
     python benchmarks/indian_solver.py --hands 20000 --seed 3
@@ -13,11 +14,16 @@ warm-up), then ``declare_discards`` on 14-card hands. Prints mean and median.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 
-from rummy_env.indian import solver
+# Run from a checkout without installing: the package is the parent of this directory.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from rummy_env.indian import solver  # noqa: E402
 
 
 def deal(rng: random.Random, packs: int, size: int) -> tuple[list[int], int | None]:
@@ -74,6 +80,13 @@ def main() -> None:
         cards, wr = deal(rng, packs, 14)
         cases.append(((cards, wr, packs), {}))
     report("declare_discards, 14 random cards", time_calls(solver.declare_discards, cases))
+    # can_declare: the declaration search alone (what the engine's mask asks), on new hands
+    cases = []
+    for i in range(args.hands):
+        packs = 2 + i % 2
+        cards, wr = deal(rng, packs, 13)
+        cases.append(((cards, wr, packs), {}))
+    report("can_declare, 13 cards, warm suit memo", time_calls(solver.can_declare, cases))
 
 
 if __name__ == "__main__":

@@ -13,11 +13,13 @@ from typing import Any
 from rummy_env.bots.base import Bot, RandomBot, SeatView, play_episode, seat_view
 from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.bots.greedy import ContractGreedyBot
+from rummy_env.bots.indian import IndianGreedyBot
 
 #: The greedy bot class of each rules family (``SeatView.family``).
 GREEDY_BY_FAMILY: dict[str, Any] = {
     "contract": ContractGreedyBot,
     "gin": GinGreedyBot,
+    "indian": IndianGreedyBot,
 }
 
 

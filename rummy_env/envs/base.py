@@ -18,6 +18,10 @@ here, once:
   so TorchRL can build a fixed spec; the final standings are there when the game ends.
 * ``get_state()`` / ``reset(options={"scenario": ...})``, ``copy.deepcopy`` and ``pickle`` keep the
   position (no EzPickle: it would rebuild an empty env).
+* Cheap steps (``benchmarks/throughput.py``): ``observe(agent)`` is built once per position and
+  agent and cached until the next change; the reward dicts are cleared and accumulated only
+  around the end of a deal, the only time rewards are non-zero; ``reset(seed=int)`` seeds its
+  generator directly (the same stream as ``gymnasium.utils.seeding.np_random``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,16 @@ from rummy_env.errors import IllegalActionError, RuleConfigError
 
 EPISODES = ("deal", "game")
 ILLEGAL = ("raise", "penalize")
+
+
+def _np_random(seed: int | None) -> np.random.Generator:
+    """``gymnasium.utils.seeding.np_random(seed)[0]``: the same generator (PCG64 seeded through
+    a SeedSequence of ``seed``), built directly for a plain non-negative int seed, the common
+    case of every reset, without gymnasium's wrapper cost; gymnasium handles the rest (None:
+    fresh entropy; bad seeds: its error)."""
+    if type(seed) is int and seed >= 0:
+        return np.random.Generator(np.random.PCG64(seed))
+    return seeding.np_random(seed)[0]
 
 
 class RummyAECEnv(AECEnv):
@@ -173,7 +187,7 @@ class RummyAECEnv(AECEnv):
         # Build the new position with a copy of the generator and keep both only if it is
         # valid: a rejected scenario leaves the env exactly as it was.
         if seed is not None or not self._has_reset:
-            rng, _ = seeding.np_random(seed)
+            rng = _np_random(seed)
         else:
             rng = copy.deepcopy(self.np_random)
         scenario = None
@@ -189,8 +203,12 @@ class RummyAECEnv(AECEnv):
         self.np_random = rng
         self.state_obj = st
         self._has_reset = True
-        self._version = 0
+        self._version = 0  # bumped by every change of the position: keys the observe() cache
         self._obs_cache: dict[str, Any] = {}
+        # True while some entry of ``rewards`` may be non-zero (a deal just ended, or a
+        # penalty): step() clears and accumulates the dicts only then, since rewards arrive
+        # only at the end of a deal and every other step would add zeros.
+        self._rewards_live = False
         self._turns_start = st.turn_number
         self._turns_done = 0
         self.agents = list(self.possible_agents)
@@ -223,17 +241,22 @@ class RummyAECEnv(AECEnv):
     # ----------------------------------------------------------------- step
     def step(self, action: Any) -> None:
         """Apply the acting agent's action (an int id of ``Discrete(N)``)."""
-        self._require_reset("step")
+        if not self._has_reset:
+            self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
+        if type(action) is int:  # the common case, without the conversion's try block
+            a = action
+        elif action is None:
             raise IllegalActionError(f"{agent} is alive and must act; None is only for dead agents")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"action {action!r} is not an integer action id") from None
+        else:
+            try:
+                a = int(action)
+            except (TypeError, ValueError):
+                raise IllegalActionError(
+                    f"action {action!r} is not an integer action id") from None
         if not 0 <= a < self.layout.n:
             raise IllegalActionError(f"action {a} is outside Discrete({self.layout.n})")
         st = self.state_obj
@@ -247,7 +270,9 @@ class RummyAECEnv(AECEnv):
                 f"{st.phase!r}; legal: {self.legal_action_strings()[:12]}"
             )
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewards_live:
+            self._clear_rewards()
+            self._rewards_live = False
         before = st.turn_number
         st.apply(typed, self.np_random)
         self._version += 1
@@ -259,12 +284,14 @@ class RummyAECEnv(AECEnv):
             for x in self.agents:
                 self.truncations[x] = True
         self._select()
-        self._accumulate_rewards()
+        if self._rewards_live:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def _finish_deal(self) -> None:
         st = self.state_obj
+        self._rewards_live = True
         for x in self.agents:
             self.rewards[x] = -st.last_deal_delta[self.agent_name_mapping[x]] * self.reward_scale
         if self.episode == "game" and not st.is_terminal:
@@ -279,6 +306,7 @@ class RummyAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.rewards[agent] = self.illegal_reward
+        self._rewards_live = True
         for x in self.agents:
             self.terminations[x] = True
         self._version += 1
@@ -287,10 +315,11 @@ class RummyAECEnv(AECEnv):
     # ----------------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation", "action_mask"}`` of ``agent`` (its mask is zero unless it acts)."""
-        self._require_reset("observe")
-        key = (agent, self._version)
+        if not self._has_reset:
+            self._require_reset("observe")
+        version = self._version
         cached = self._obs_cache.get(agent)
-        if cached is not None and cached[0] == key:
+        if cached is not None and cached[0] == version:
             return cached[1]
         seat = self.agent_name_mapping[agent]
         st = self.state_obj
@@ -301,7 +330,7 @@ class RummyAECEnv(AECEnv):
         else:
             mask = np.zeros(self.layout.n, dtype=np.int8)
         out = {"observation": obs, "action_mask": mask}
-        self._obs_cache[agent] = (key, out)
+        self._obs_cache[agent] = (version, out)
         return out
 
     def state(self) -> np.ndarray:

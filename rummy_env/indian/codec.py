@@ -72,7 +72,20 @@ def build_obs_layout(game: IndianGame) -> ObsLayout:
 
 
 class IndianEncoder:
-    """Builds observations and the full-information state vector of an IndianState."""
+    """Builds observations and the full-information state vector of an IndianState.
+
+    ``observe`` is on the hot path of every environment step, so it builds the observation in
+    two writes: every piece before ``hand_size`` holds small non-negative integers (card counts
+    and one-hots), so they are joined as bytes and converted once; the pieces from
+    ``hand_size`` on are one list of floats. One-hot and constant blocks are precomputed bytes.
+    """
+
+    #: The pieces written as bytes, in layout order (checked in ``__init__``).
+    _BYTE_PIECES = ("hand", "known", "indicator", "wild", "taken", "discard_top",
+                    "discard_counts", "discard_top_by")
+    #: The pieces written as one float list, in layout order (checked in ``__init__``).
+    _TAIL_PIECES = ("hand_size", "packed", "owed", "had_turn", "to_move", "dealer", "scores",
+                    "phase", "counts", "turn")
 
     def __init__(self, game: IndianGame) -> None:
         self.game = game
@@ -85,78 +98,81 @@ class IndianEncoder:
             ("public", (self.layout.size,), "the observation of player_0 (public part and hand)"),
         ])
         self.size = self.layout.size
-        o = {name: p.start for name, p in self.layout.pieces.items()}
-        self._off = o
-        order = list(self.layout.pieces)
-        if order[:2] != ["hand", "known"] or o["known"] != NUM_TYPES:
-            raise AssertionError("observe() writes hand and known as one contiguous run")
-        run = order[order.index("hand_size"):]
-        if run != ["hand_size", "packed", "owed", "had_turn", "to_move", "dealer", "scores",
-                   "phase", "counts", "turn"]:
-            raise AssertionError("observe() writes these pieces as one contiguous run at the end")
-        self._tail = o["hand_size"]
-        if o["wild"] != o["indicator"] + NUM_TYPES:
-            raise AssertionError("observe() writes indicator and wild as one block")
-        self._ind = o["indicator"]
-        self._static_cache: dict[int, np.ndarray] = {}
+        if tuple(self.layout.pieces) != self._BYTE_PIECES + self._TAIL_PIECES:
+            raise AssertionError("observe() writes the pieces in this order: update it")
+        self._tail = self.layout.pieces["hand_size"].start
+        self._n = n
+        self._static_cache: dict[int, bytes] = {}
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        # one-hot bytes: _onehot[t + 1] for card type t, _onehot[0] (t = -1) all zeros
+        self._onehot = [bytes(NUM_TYPES)] + [bytes(1 if i == t else 0 for i in range(NUM_TYPES))
+                                             for t in range(NUM_TYPES)]
+        self._by = [bytes(1 if i == k else 0 for i in range(n + 1)) for k in range(n + 1)]
+        self._no_known = bytes(n * NUM_TYPES)
+        self._no_pile = bytes(2 * NUM_TYPES + n + 1)
+        self._phase = {ph: [1.0 if q == ph else 0.0 for q in PHASES] for ph in PHASES}
+        self._onehot_n = [[1.0 if i == k else 0.0 for i in range(n)] for k in range(n)]
         self._total = float(game.total_cards)
         self._deals = float(game.rules.num_deals)
 
-    def _static(self, indicator: int) -> np.ndarray:
+    def _static(self, indicator: int) -> bytes:
         """The "indicator" and "wild" pieces, which change only with the indicator (cached)."""
         block = self._static_cache.get(indicator)
         if block is None:
-            block = np.zeros(2 * NUM_TYPES, dtype=np.float32)
-            block[indicator] = 1
+            raw = [0] * (2 * NUM_TYPES)
+            raw[indicator] = 1
+            raw[NUM_TYPES + JOKER] = 1
             wr = self.game.wild_rank_for(indicator)
-            block[NUM_TYPES + JOKER] = 1
             if wr:
-                block[NUM_TYPES + np.arange(4) * 13 + wr - 1] = 1
-            self._static_cache[indicator] = block
+                for suit in range(4):
+                    raw[NUM_TYPES + suit * 13 + wr - 1] = 1
+            block = self._static_cache[indicator] = bytes(raw)
         return block
 
     def observe(self, st: IndianState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
-        n, o = self.game.num_players, self._off
-        buf = np.zeros(self.size, dtype=np.float32)
-        rel = self._rel[seat]  # row k describes seat rel[k]
-        # "hand" and the "known" rows are contiguous: one conversion (counts are < 256).
+        n = self._n
+        hands = st.hands
+        onehot = self._onehot
+        parts = [bytes(hands[seat])]  # counts are < 256
         if st.known_count:
             known = st.known
-            raw = b"".join([bytes(st.hands[seat])] + [bytes(known[p]) for p in rel])
+            parts += [bytes(known[p]) for p in self._rel[seat]]  # row k: seat (seat + k) % n
         else:
-            raw = bytes(st.hands[seat])
-        buf[:len(raw)] = np.frombuffer(raw, dtype=np.uint8)
-        buf[self._ind:self._ind + 2 * NUM_TYPES] = self._static(st.indicator)
-        if st.taken >= 0:
-            buf[o["taken"] + st.taken] = 1
+            parts.append(self._no_known)
+        parts.append(self._static(st.indicator))
+        parts.append(onehot[st.taken + 1])
         pile = st.discard
         if pile:
-            buf[o["discard_top"] + pile[-1]] = 1
-            buf[o["discard_counts"]:o["discard_counts"] + NUM_TYPES] = np.bincount(
-                pile, minlength=NUM_TYPES)
+            counts = [0] * NUM_TYPES
+            for t in pile:
+                counts[t] += 1
             by = st.discarder[-1]
-            buf[o["discard_top_by"] + ((by - seat) % n if by >= 0 else n)] = 1
-        # The pieces from "hand_size" to the end are contiguous: build them as one list.
-        hands, packed, owed, turns, scores = st.hands, st.packed, st.owed, st.turns_taken, st.scores
-        tail = [sum(hands[p]) / 14.0 for p in rel]
-        tail += [float(packed[p]) for p in rel]
-        tail += [owed[p] / 100.0 for p in rel]
-        tail += [float(turns[p] > 0) for p in rel]
-        onehot = [0.0] * (2 * n)
-        onehot[(st.to_move - seat) % n] = 1.0
-        onehot[n + (st.dealer - seat) % n] = 1.0
-        tail += onehot
-        tail += [scores[p] / 100.0 for p in rel]
-        ph = [0.0] * len(PHASES)
-        ph[PHASES.index(st.phase)] = 1.0
-        tail += ph
+            parts += [onehot[pile[-1] + 1], bytes(counts),
+                      self._by[(by - seat) % n if by >= 0 else n]]
+        else:
+            parts.append(self._no_pile)
+        buf = np.empty(self.size, dtype=np.float32)
+        buf[:self._tail] = np.frombuffer(b"".join(parts), dtype=np.uint8)
+        # Seat rows are the absolute lists rotated to start at the observer (rel order).
+        turns = st.turns_taken
+        sizes = [sum(h) / 14.0 for h in hands]
+        owed = [x / 100.0 for x in st.owed]
+        scores = [x / 100.0 for x in st.scores]
+        had = [1.0 if x else 0.0 for x in turns]
+        packed = st.packed  # bools: numpy stores them as 1.0 / 0.0
+        tail = sizes[seat:] + sizes[:seat] + packed[seat:] + packed[:seat]
+        tail += owed[seat:] + owed[:seat] + had[seat:] + had[:seat]
+        tail += self._onehot_n[(st.to_move - seat) % n]
+        tail += self._onehot_n[(st.dealer - seat) % n]
+        tail += scores[seat:] + scores[:seat]
+        phase = st.phase
+        tail += self._phase[phase]
         total = self._total
-        live = st.phase == DRAW or st.phase == PLAY
-        first = live and turns[st.to_move] == (st.phase == PLAY)
+        live = phase == DRAW or phase == PLAY
+        first = live and turns[st.to_move] == (phase == PLAY)
         tail += [len(st.stock) / total, len(pile) / total, len(st.out_of_play) / total,
-                 st.turn_number / 100.0, float(first), float(st.stake),
+                 st.turn_number / 100.0, 1.0 if first else 0.0, float(st.stake),
                  st.deals_played / self._deals]
         buf[self._tail:] = tail
         return buf

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
@@ -86,6 +86,16 @@ def _near_masks() -> tuple[int, ...]:
 
 
 _NEAR_MASK = _near_masks()
+
+
+def cards_of(counts: Sequence[int]) -> list[int]:
+    """The sorted card types of a count vector (``cards.counts_to_list``, faster on the
+    sparse vectors of hands: the zero counts are skipped in C)."""
+    return [t for t in compress(_TYPES, counts) for _ in range(counts[t])]
+
+
+#: Per natural type: (suit, rank index, bit of the rank index), so hot loops skip the divmod.
+_SUIT_RANK_BIT = tuple((t // 13, t % 13, 1 << (t % 13)) for t in range(NUM_NATURAL))
 _SET_RATIO = (9.0, 2.0, 0.5, 0.0, 0.0)  # wild cards per natural in a set of k suits (k = index)
 
 
@@ -128,35 +138,61 @@ def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) 
        needs two wild cards of its own meld, and ``k`` lone cards at least ``max(2, k)``.
     """
     present = list(compress(_NATURALS, hand))
+    if not _has_pure_run(hand, present, tanala):
+        return False
+    w, total, worst, lone, _ = _wild_shares(hand, present, wild_rank, tanala)
+    if drop:
+        total -= worst * drop
+        lone = max(0, lone - drop)
+    if lone and w < max(2, lone):
+        return False
+    return w >= total - 1e-9
+
+
+def _has_pure_run(hand: Sequence[int], present: list[int], tanala: bool) -> bool:
+    """Test 1 of :func:`could_declare`: three consecutive naturals of a suit (a wild-rank card
+    counting as itself), or three identical cards when a tanala is possible."""
     full = [0, 0, 0, 0]
+    srb = _SUIT_RANK_BIT
     for t in present:
-        full[t // 13] |= 1 << (t % 13)
+        s, _, bit = srb[t]
+        full[s] |= bit
     for m in full:
         m |= (m & 1) << 13
         if m & (m >> 1) & (m >> 2):
-            break
-    else:
-        if not (tanala and max(hand) >= 3):
-            return False
+            return True
+    return tanala and max(hand) >= 3
+
+
+def _wild_shares(hand: Sequence[int], present: list[int], wild_rank: int, tanala: bool,
+                 ) -> tuple[int, float, float, int, dict[int, float]]:
+    """Tests 2 and 3 of :func:`could_declare`: ``(w, total, worst, lone, share)``: the wild
+    cards of ``hand``; the least wild cards its melded non-wild cards need, summed (``share[t]``
+    per copy of type ``t``); the largest share; the number of lone cards."""
     w = hand[JOKER]
     keep = 0x1FFF
     if wild_rank:
-        wbit = 1 << (wild_rank - 1)
-        keep &= ~wbit
+        keep &= ~(1 << (wild_rank - 1))
         for s in (0, 13, 26, 39):
             w += hand[s + wild_rank - 1]
-    masks = [m & keep for m in full]
+    srb = _SUIT_RANK_BIT
+    masks = [0, 0, 0, 0]
+    for t in present:
+        s, _, bit = srb[t]
+        masks[s] |= bit & keep
     m0, m1, m2, m3 = masks
     total = worst = 0.0
     lone = 0
+    share: dict[int, float] = {}
     ratios: list[tuple[float, ...] | None] = [None] * 4
     for t in present:
-        s, r = divmod(t, 13)
+        s, r, bit = srb[t]
         m = masks[s]
-        if not m >> r & 1:
+        if not m & bit:
             continue  # a wild card
         c = hand[t]
         if tanala and c >= 3:
+            share[t] = 0.0
             continue
         suits = (m0 >> r & 1) + (m1 >> r & 1) + (m2 >> r & 1) + (m3 >> r & 1)
         rr = ratios[s]
@@ -165,17 +201,13 @@ def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) 
         x = _SET_RATIO[suits]
         if rr[r] < x:
             x = rr[r]
+        share[t] = x
         total += x * c
         if x > worst:
             worst = x
         if suits == 1 and not m & _NEAR_MASK[r]:
             lone += c
-    if drop:
-        total -= worst * drop
-        lone = max(0, lone - drop)
-    if lone and w < max(2, lone):
-        return False
-    return w >= total - 1e-9
+    return w, total, worst, lone, share
 
 
 @dataclass(frozen=True)
@@ -190,11 +222,14 @@ class IndianGame:
         object.__setattr__(self, "packs", packs)
         object.__setattr__(self, "num_jokers", jokers)
         object.__setattr__(self, "deck", tuple(deck_counts(packs, jokers)))
+        object.__setattr__(self, "deck_array", np.array(deck_list(packs, jokers), dtype=np.int64))
         object.__setattr__(self, "total_cards", 52 * packs + jokers)
 
     packs: int = 0
     num_jokers: int = 0
     deck: tuple[int, ...] = ()
+    #: every physical card as a type, in the fixed order that deals shuffle (C-6)
+    deck_array: np.ndarray = field(default=None, compare=False, repr=False)  # type: ignore
     total_cards: int = 0
 
     def wild_rank_for(self, indicator: int) -> int:
@@ -291,7 +326,7 @@ class IndianState:
         from rummy_env.indian.solver import best_arrangement
 
         r = self.rules
-        return best_arrangement(counts_to_list(self.hands[seat]), self.wild_rank, self.game.packs,
+        return best_arrangement(cards_of(self.hands[seat]), self.wild_rank, self.game.packs,
                                 sets_of_four=r.sets_of_four, tanala=r.tanala)
 
     def points(self, seat: int) -> int:
@@ -336,15 +371,15 @@ class IndianState:
         seat after the dealer plays first (C-5)."""
         g, n = self.game, self.n
         self.deal = deal
-        deck = deck_list(g.packs, g.num_jokers)
-        order = rng.permutation(len(deck))
-        cards = [deck[i] for i in order]
+        cards = g.deck_array[rng.permutation(g.total_cards)].tolist()
         self.set_indicator(cards[0])
         h = self.rules.hand_size
-        self.hands = [[0] * NUM_TYPES for _ in range(n)]
         first = (self.dealer + 1) % n
-        for i in range(h * n):
-            self.hands[(first + i) % n][cards[1 + i]] += 1
+        hands = self.hands = [[0] * NUM_TYPES for _ in range(n)]
+        for k in range(n):  # card 1 + i goes to seat (first + i) % n
+            hand = hands[(first + k) % n]
+            for t in cards[1 + k:1 + h * n:n]:
+                hand[t] += 1
         rest = cards[1 + h * n:]
         self.discard = [rest[0]]
         self.discarder = [-1]
@@ -407,7 +442,11 @@ class IndianState:
         hand = self.hands[seat]
         if not could_declare(hand, self.wild_rank, self.rules.tanala, 0):
             return False
-        return bool(self.arrangement(seat).can_declare)
+        from rummy_env.indian.solver import can_declare
+
+        r = self.rules
+        return can_declare(cards_of(hand), self.wild_rank, self.game.packs,
+                           sets_of_four=r.sets_of_four, tanala=r.tanala)
 
     def declare_options(self, seat: int) -> list[int]:
         """Card types whose discard leaves a valid declaration (IR-6), less the card taken from
@@ -415,31 +454,40 @@ class IndianState:
 
         The same set as the solver's ``declare_discards`` (the soak test checks it), computed
         faster: :func:`could_declare` rules out most hands at once and most discards of the
-        rest, and the solver is asked only about the discards left.
+        rest, and the solver's declaration search (``can_declare``, not the least-payment
+        search) is asked only about the discards left.
         """
         hand = self.hands[seat]
         r = self.rules
         wr, tan = self.wild_rank, r.tanala
         if not could_declare(hand, wr, tan, 1):
             return []
+        # Leaving out one copy of t lowers the wild cards needed by at most share[t] (the other
+        # cards lose partners, so their shares can only grow) and, for a wild t, lowers the
+        # wild cards by one: discards that cannot pass could_declare are skipped unasked.
+        w, total, _, _, share = _wild_shares(hand, list(compress(_NATURALS, hand)), wr, tan)
         cands = []
         for t in compress(_TYPES, hand):
-            if t != self.taken:
-                hand[t] -= 1
-                if could_declare(hand, wr, tan, 0):
-                    cands.append(t)
-                hand[t] += 1
+            if t == self.taken:
+                continue
+            x = share.get(t)
+            if (w - 1 if x is None else w) < total - (x or 0.0) - 1e-9:
+                continue
+            hand[t] -= 1
+            if could_declare(hand, wr, tan, 0):
+                cands.append(t)
+            hand[t] += 1
         if not cands:
             return []
-        from rummy_env.indian.solver import best_arrangement
+        from rummy_env.indian.solver import can_declare
 
         out = []
         packs = self.game.packs
         for t in cands:
             hand[t] -= 1
             try:
-                if best_arrangement(counts_to_list(hand), wr, packs, sets_of_four=r.sets_of_four,
-                                    tanala=tan).can_declare:
+                if can_declare(cards_of(hand), wr, packs, sets_of_four=r.sets_of_four,
+                               tanala=tan):
                     out.append(t)
             finally:
                 hand[t] += 1
@@ -518,10 +566,10 @@ class IndianState:
         """IR-7: a first-turn packer owes ``first_pack_cost`` and their cards go, shuffled,
         under the stock; a later packer owes ``later_pack_cost`` and their cards leave play."""
         r = self.rules
-        cards = counts_to_list(self.hands[seat])
+        cards = cards_of(self.hands[seat])
         if self.turns_taken[seat] == 0:
             self.owed[seat] = float(r.first_pack_cost)
-            order = rng.permutation(len(cards))
+            order = rng.permutation(len(cards)).tolist()
             self.stock = [cards[i] for i in order] + self.stock  # stock top is last
         else:
             self.owed[seat] = float(r.later_pack_cost)
