@@ -80,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         env.step(a)
     print()
     print(env.render_text(viewer=None))
-    print("rewards (minus penalty points): "
+    # Rewards (reward_scale=1) are minus penalty points (contract family), settlements (Indian
+    # Rummy, Gin Rummy) or deal points (Manipulation Rummy): higher is better in every variant.
+    print("rewards (points, higher is better): "
           + ", ".join(f"{a} {totals[a]:+.0f}" for a in env.possible_agents))
     return 0
 

@@ -32,6 +32,7 @@ _MODULES = {
     "shanghai_deb_kolsov": "shanghai_deb_kolsov_v0",
     "progressive_rummy": "progressive_rummy_v0",
     "indian_rummy": "indian_rummy_v0",
+    "manipulation_rummy": "manipulation_rummy_v0",
     "gin_rummy": "gin_rummy_v0",
 }
 VARIANTS: tuple[str, ...] = tuple(_MODULES)

@@ -14,12 +14,14 @@ from rummy_env.bots.base import Bot, RandomBot, SeatView, play_episode, seat_vie
 from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.bots.greedy import ContractGreedyBot
 from rummy_env.bots.indian import IndianGreedyBot
+from rummy_env.bots.manipulation import ManipulationGreedyBot
 
 #: The greedy bot class of each rules family (``SeatView.family``).
 GREEDY_BY_FAMILY: dict[str, Any] = {
     "contract": ContractGreedyBot,
     "gin": GinGreedyBot,
     "indian": IndianGreedyBot,
+    "manipulation": ManipulationGreedyBot,
 }
 
 

@@ -1,0 +1,123 @@
+"""Action layout and observation encoder of Manipulation Rummy (numpy only).
+
+The action layout is fixed: four ranges of 52 natural card types (play a natural card, play a
+joker as a stated card, free a joker bound to a card with the real card from hand, or from the
+table) and four single actions, so one meld is a sequence of single steps (MR-4, MR-5).
+
+An observation holds what the seat may know: its own hand and the whole table (face up: the
+natural cards and what each joker stands for), the jokers played this turn, the turn's state,
+and public counts and scores. Other hands and the stock order are never encoded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rummy_env.cards import NUM_NATURAL, NUM_TYPES
+from rummy_env.codec import ActionLayout
+from rummy_env.manipulation.state import PHASES, ManipulationGame, ManipulationState, action_text
+from rummy_env.obs import ObsLayout
+
+
+def build_action_layout(game: ManipulationGame) -> ActionLayout:
+    """The action ranges of Manipulation Rummy, in id order."""
+    nat = range(NUM_NATURAL)
+    blocks = [
+        ("play", [("play", t) for t in nat], "play a natural card from hand to the table "
+                                             "(one step of a meld, MR-4)"),
+        ("joker", [("joker", t) for t in nat], "play a joker as the stated card: the freed one "
+                                               "if one waits, else one from hand (MR-5)"),
+        ("free_hand", [("free_hand", t) for t in nat], "replace the joker standing for this "
+                                                       "card by the real card from hand (MR-5)"),
+        ("free_table", [("free_table", t) for t in nat], "replace the joker standing for this "
+                                                         "card by the real card on the table "
+                                                         "(MR-5)"),
+        ("finish", [("finish",)], "end the meld: the table is valid, a hand card was added "
+                                  "(MR-4); the turn ends"),
+        ("decline", [("decline",)], "do not meld now: draw the next card (MR-2); in the extra "
+                                    "turns of MR-9, end the turn"),
+        ("knock", [("knock",)], "knock: the deal ends and is scored (MR-7, MR-8)"),
+        ("no_knock", [("no_knock",)], "do not knock; the turn passes"),
+    ]
+    return ActionLayout(blocks, action_text)
+
+
+def build_obs_layout(game: ManipulationGame) -> ObsLayout:
+    """Named pieces; seat rows are egocentric (row 0 is the observer)."""
+    n = game.num_players
+    pieces = [
+        ("hand", (NUM_TYPES,), "cards of each type in the observer's hand"),
+        ("table", (NUM_NATURAL,), "cards on the table by the card they are or stand for"),
+        ("table_jokers", (NUM_NATURAL,), "jokers on the table by the card they stand for (MR-5)"),
+        ("locked", (NUM_NATURAL,), "of those, jokers played this turn (kept to the turn's end)"),
+        ("hand_size", (n,), "cards in each seat's hand / 20"),
+        ("points", (n,), "game totals / game target (MR-10)"),
+        ("deals_won", (n,), "deals each seat has won / 10 (MR-10)"),
+        ("to_move", (n,), "one-hot: whose turn it is"),
+        ("dealer", (n,), "one-hot: the dealer"),
+        ("phase", (len(PHASES),), "one-hot: " + ", ".join(PHASES)),
+        ("turn", (9,), "draws this turn / 3, meld in progress, hand card added (MR-4), freed "
+                       "jokers pending (MR-5), extra turns (MR-9), extra turns left / players, "
+                       "stock / total cards, own hand value / 100, may knock (MR-7)"),
+    ]
+    return ObsLayout(pieces)
+
+
+class ManipulationEncoder:
+    """Builds observations and the full-information state vector."""
+
+    def __init__(self, game: ManipulationGame) -> None:
+        self.game = game
+        self.layout = build_obs_layout(game)
+        n = game.num_players
+        self.state_layout = ObsLayout([
+            ("hands", (n, NUM_TYPES), "every hand, by seat"),
+            ("stock", (NUM_TYPES,), "cards of each type in the stock"),
+            ("public", (self.layout.size,), "the observation of player_0"),
+        ])
+        self.size = self.layout.size
+        self._off = {name: p.start for name, p in self.layout.pieces.items()}
+        self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._total = float(game.total_cards)
+
+    def observe(self, st: ManipulationState, seat: int) -> np.ndarray:
+        """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
+        n, o = self.game.num_players, self._off
+        buf = np.zeros(self.size, dtype=np.float32)
+        raw = bytes(st.hands[seat]) + bytes(st.table_counts()) + bytes(st.table_jok) + bytes(
+            st.locked)
+        buf[:len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+        rel = self._rel[seat]
+        hands = st.hands
+        target = float(st.rules.game_target)
+        tail = [sum(hands[p]) / 20.0 for p in rel]
+        tail += [st.points[p] / target for p in rel]
+        tail += [st.deals_won[p] / 10.0 for p in rel]
+        onehot = [0.0] * (2 * n)
+        onehot[(st.to_move - seat) % n] = 1.0
+        onehot[n + (st.dealer - seat) % n] = 1.0
+        tail += onehot
+        ph = [0.0] * len(PHASES)
+        ph[PHASES.index(st.phase)] = 1.0
+        tail += ph
+        value = st.hand_value(seat)
+        tail += [st.draws / 3.0, float(st.melding), float(st.added), float(st.pending),
+                 float(st.final_round), st.final_left / n, len(st.stock) / self._total,
+                 value / 100.0, float(0 < value <= st.rules.knock_limit)]
+        buf[o["hand_size"]:] = tail
+        return buf
+
+    def state(self, st: ManipulationState) -> np.ndarray:
+        n = self.game.num_players
+        out = np.zeros(self.state_layout.size, dtype=np.float32)
+        for p in range(n):
+            out[p * NUM_TYPES:(p + 1) * NUM_TYPES] = st.hands[p]
+        base = n * NUM_TYPES
+        if st.stock:
+            out[base:base + NUM_TYPES] = np.bincount(st.stock, minlength=NUM_TYPES)
+        base += NUM_TYPES
+        out[base:] = self.observe(st, 0)
+        return out
+
+
+__all__ = ["build_action_layout", "build_obs_layout", "ManipulationEncoder"]

@@ -1,0 +1,313 @@
+"""Manipulation Rummy positions as plain data: ``state_to_dict`` and ``state_from_dict``.
+
+Schema (JSON-serialisable; cards are card strings, a joker on the table is written ``JK=7H``:
+the joker standing for the seven of hearts, MR-5):
+
+=================  ===============================================================================
+key                meaning
+=================  ===============================================================================
+``deal``           deal number, 1-based
+``dealer``         dealer seat
+``to_move``        seat whose turn it is (default: the seat after the dealer)
+``phase``          absent: the start of ``to_move``'s turn, whose first draw the engine makes
+                   from ``stock`` (none in the extra turns of MR-9); ``meld`` (after the draws
+                   in ``turn.draws``), ``knock``, ``deal_over``, ``game_over``: as given
+``hands``          one list of cards per seat; ``null`` for a seat (or no ``hands`` key) deals
+                   ``hand_size`` cards to it from the unplaced cards
+``stock``          stock cards, top card first
+``table``          the table as a list of melds (each a list of cards); any arrangement will do,
+                   since the table is a multiset (MR-4); out of a meld it must be valid (MR-3)
+``points``         game totals (MR-8, MR-10), higher is better
+``scores``         the same in the package's "lower is better" convention (minus ``points``);
+                   give one of the two
+``deals_won``      deals each seat has won (MR-10)
+``deals_played``   deals finished before this position (default ``deal - 1``)
+``turn``           ``number``; ``draws`` (draws of this turn, skipped ones included, MR-2);
+                   ``melding`` (a meld is in progress: the table may be unfinished);
+                   ``added`` (a hand card went to the table this turn, MR-4); ``pending`` (freed
+                   jokers to play again, MR-5); ``locked`` (table jokers played this turn, by the
+                   card they stand for: they keep their meaning to the end of the turn);
+                   ``final_round`` and ``final_left`` (MR-9: extra turns left, the current one
+                   included); ``knocker``, ``winners``, ``result``, ``last_deal_points``
+``zones``          (output only) every place a card can be, each physical card exactly once:
+                   ``hand:<seat>``, ``stock``, ``table`` (the table's jokers as ``JK``)
+=================  ===============================================================================
+
+Cards the scenario places nowhere are shuffled by the seeded generator: first the hands not given,
+then the rest of the stock below any stock cards it lists. Anything inconsistent is a
+:class:`~rummy_env.errors.ScenarioError` naming the problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rummy_env.cards import JOKER, NUM_NATURAL, NUM_TYPES, card_str, counts_to_list
+from rummy_env.errors import ScenarioError
+from rummy_env.manipulation import solver
+from rummy_env.manipulation.state import (
+    DEAL_OVER, GAME_OVER, KNOCK, MELD, PHASES, RESULTS, ManipulationGame, ManipulationState,
+)
+from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, seat_at
+
+_KEYS = {"deal", "dealer", "to_move", "phase", "hands", "stock", "table", "points", "scores",
+         "deals_won", "deals_played", "turn", "zones", "variant", "num_players"}
+_TURN_KEYS = {"number", "draws", "melding", "added", "pending", "locked", "final_round",
+              "final_left", "knocker", "winners", "result", "last_deal_points"}
+
+
+def _table_card(text: Any, where: str) -> tuple[int, bool]:
+    """``(type, is_joker)`` of a table card: ``7H`` or ``JK=7H``."""
+    if isinstance(text, str) and "=" in text:
+        head, _, tail = text.partition("=")
+        if card_at(head, where) != JOKER:
+            raise ScenarioError(f"scenario {where}: {text!r} binds a card that is not a joker")
+        t = card_at(tail, where)
+        if t == JOKER:
+            raise ScenarioError(f"scenario {where}: a joker stands for a natural card, not "
+                                f"{text!r} (MR-5)")
+        return t, True
+    t = card_at(text, where)
+    if t == JOKER:
+        raise ScenarioError(f"scenario {where}: a joker on the table must say what it stands "
+                            "for, e.g. 'JK=7H' (MR-5)")
+    return t, False
+
+
+def state_to_dict(st: ManipulationState) -> dict[str, Any]:
+    """The full position as plain data, with ``zones`` (every card exactly once)."""
+    n = st.n
+    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
+    eff = st.table_counts()
+    jok = list(st.table_jok)
+
+    def show(t: int) -> str:
+        if jok[t]:
+            jok[t] -= 1
+            return f"JK={card_str(t)}"
+        return card_str(t)
+
+    melds = solver.arrange(eff) if sum(eff) else []
+    if melds is None:  # mid-meld: the unfinished table as one list
+        table = [[show(t) for t in counts_to_list(eff)]]
+    else:
+        table = [[show(t) for t in ts] for _, ts in melds]
+    d: dict[str, Any] = {
+        "variant": st.rules.name,
+        "num_players": n,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+        "table": table,
+        "points": list(st.points),
+        "deals_won": list(st.deals_won),
+        "deals_played": st.deals_played,
+        "turn": {
+            "number": st.turn_number,
+            "draws": st.draws,
+            "melding": st.melding,
+            "added": st.added,
+            "pending": st.pending,
+            "locked": [card_str(t) for t in counts_to_list(st.locked + [0])],
+            "final_round": st.final_round,
+            "final_left": st.final_left,
+            "knocker": st.knocker,
+            "winners": list(st.winners),
+            "result": st.result,
+            "last_deal_points": list(st.last_deal_points),
+        },
+    }
+    table_zone = [card_str(t) for t in counts_to_list(st.table_nat + [0])]
+    table_zone += ["JK"] * (sum(st.table_jok) + st.pending)
+    zones: dict[str, list[str]] = {f"hand:{s}": hands[s] for s in range(n)}
+    zones["stock"] = d["stock"]
+    zones["table"] = table_zone
+    d["zones"] = zones
+    return d
+
+
+def state_from_dict(game: ManipulationGame, d: dict[str, Any],
+                    rng: np.random.Generator) -> ManipulationState:
+    """Build a position from plain data (see the module docstring), validated."""
+    if not isinstance(d, dict):
+        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
+    unknown = set(d) - _KEYS
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
+    rules, n = game.rules, game.num_players
+    if "num_players" in d and d["num_players"] != n:
+        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
+    if "variant" in d and d["variant"] != rules.name:
+        raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {rules.name}")
+    st = ManipulationState(game)
+    deal = d.get("deal", 1)
+    if not is_int(deal) or not 1 <= deal <= rules.num_deals:
+        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
+    st.deal = int(deal)
+    st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
+    st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    phase = d.get("phase")
+    if phase is not None and phase not in PHASES:
+        raise ScenarioError(f"scenario phase={phase!r}; allowed: absent, {', '.join(PHASES)}")
+    if "points" in d and "scores" in d and [-x for x in d["scores"]] != list(d["points"]):
+        raise ScenarioError("scenario gives both points and scores and they disagree "
+                            "(scores = minus points)")
+    if "points" in d:
+        st.points = int_list(d["points"], n, "points")
+    elif "scores" in d:
+        st.points = [-x for x in int_list(d["scores"], n, "scores")]
+    if "deals_won" in d:
+        st.deals_won = int_list(d["deals_won"], n, "deals_won", lo=0)
+    dp = d.get("deals_played", st.deal - 1)
+    if not is_int(dp) or dp < 0:
+        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
+    st.deals_played = int(dp)
+
+    placed = [0] * NUM_TYPES
+    hv = d.get("hands")
+    if hv is None:
+        to_deal = list(range(n))
+    else:
+        if not isinstance(hv, (list, tuple)) or len(hv) != n:
+            raise ScenarioError(f"scenario hands must be a list of {n} card lists (or null to "
+                                "deal that hand), one per seat")
+        to_deal = [s for s in range(n) if hv[s] is None]
+        for s in range(n):
+            if hv[s] is not None:
+                for t in cards_at(hv[s], f"hands[{s}]"):
+                    st.hands[s][t] += 1
+                    placed[t] += 1
+    table = d.get("table", [])
+    if not isinstance(table, (list, tuple)):
+        raise ScenarioError("scenario table must be a list of melds (lists of cards)")
+    for i, meld in enumerate(table):
+        if not isinstance(meld, (list, tuple)):
+            raise ScenarioError(f"scenario table[{i}] must be a list of cards")
+        for x in meld:
+            t, is_j = _table_card(x, f"table[{i}]")
+            if is_j:
+                st.table_jok[t] += 1
+                placed[JOKER] += 1
+            else:
+                st.table_nat[t] += 1
+                placed[t] += 1
+    turn = d.get("turn", {})
+    if not isinstance(turn, dict):
+        raise ScenarioError("scenario turn must be a dict")
+    bad = set(turn) - _TURN_KEYS
+    if bad:
+        raise ScenarioError(f"unknown scenario turn keys {sorted(bad)}; "
+                            f"allowed: {sorted(_TURN_KEYS)}")
+    pending = turn.get("pending", 0)
+    if not is_int(pending) or pending < 0:
+        raise ScenarioError(f"scenario turn.pending={pending!r} must be an int >= 0")
+    placed[JOKER] += pending
+    stock_top = cards_at(d.get("stock", []), "stock")
+    for t in stock_top:
+        placed[t] += 1
+    for t in range(NUM_TYPES):
+        if placed[t] > game.deck[t]:
+            raise ScenarioError(f"scenario places {placed[t]} copies of {card_str(t)} but "
+                                f"{rules.name} with {n} players has {game.deck[t]}")
+    rest = counts_to_list([game.deck[t] - placed[t] for t in range(NUM_TYPES)])
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    for s in to_deal:
+        k = rules.hand_size
+        if len(rest) < k:
+            raise ScenarioError("scenario leaves too few cards to deal the hands")
+        for t in rest[:k]:
+            st.hands[s][t] += 1
+        rest = rest[k:]
+    st.stock = (stock_top + rest)[::-1]
+    _load_turn(st, turn, n, pending)
+    if phase is None:
+        if st.melding or st.pending or st.draws:
+            raise ScenarioError("scenario turn.melding/pending/draws need an explicit phase")
+        if not st.final_round and not st.stock:
+            raise ScenarioError("scenario starts a turn with an empty stock outside the extra "
+                                "turns of MR-9 (set turn.final_round)")
+        if not solver.is_valid_table(st.table_counts()):
+            raise ScenarioError("scenario table does not split into valid groups and sequences "
+                                "(MR-3)")
+        number = st.turn_number
+        st.begin_turn()
+        st.turn_number = number if "number" in turn else st.turn_number
+    else:
+        st.phase = phase
+        if phase == MELD:
+            if not st.final_round and not 1 <= st.draws <= 2:
+                raise ScenarioError("scenario phase 'meld' needs turn.draws 1 or 2 (MR-2: no "
+                                    "meld after the third draw)")
+            if not st.melding and (st.pending or st.added or any(st.locked)):
+                raise ScenarioError("scenario turn.pending/added/locked need turn.melding")
+            if st.melding and not solver.can_complete(st.query()):
+                raise ScenarioError("scenario meld in progress cannot end with a valid table "
+                                    "(MR-4, MR-5)")
+        elif st.melding or st.pending:
+            raise ScenarioError(f"scenario phase {phase!r} with a meld in progress")
+        if not st.melding and not solver.is_valid_table(st.table_counts()):
+            raise ScenarioError("scenario table does not split into valid groups and sequences "
+                                "(MR-3)")
+        if phase == KNOCK and st.hand_value(st.to_move) > rules.knock_limit:
+            raise ScenarioError(f"scenario phase 'knock' but player_{st.to_move}'s hand is worth "
+                                f"{st.hand_value(st.to_move)} > {rules.knock_limit} (MR-7)")
+        if phase in (DEAL_OVER, GAME_OVER):
+            st._legal = []
+    if sum(st.zone_counts()) != game.total_cards:
+        raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if st.current_player >= 0 and not st.legal_actions():
+        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action")
+    return st
+
+
+def _load_turn(st: ManipulationState, turn: dict, n: int, pending: int) -> None:
+    def flag(name: str) -> bool:
+        v = turn.get(name, False)
+        if not isinstance(v, bool):
+            raise ScenarioError(f"scenario turn.{name}={v!r} must be true or false")
+        return v
+
+    num = turn.get("number", 1)
+    if not is_int(num) or num < 0:
+        raise ScenarioError(f"scenario turn.number={num!r} must be an int >= 0")
+    st.turn_number = int(num)
+    draws = turn.get("draws", 0)
+    if not is_int(draws) or not 0 <= draws <= 3:
+        raise ScenarioError(f"scenario turn.draws={draws!r} must be in 0..3")
+    st.draws = int(draws)
+    st.melding = flag("melding")
+    st.added = flag("added")
+    st.pending = pending
+    for t in cards_at(turn.get("locked", []), "turn.locked"):
+        if t == JOKER:
+            raise ScenarioError("scenario turn.locked lists the cards jokers stand for, not JK")
+        st.locked[t] += 1
+    for t in range(NUM_NATURAL):
+        if st.locked[t] > st.table_jok[t]:
+            raise ScenarioError(f"scenario turn.locked has {card_str(t)} but no such joker on "
+                                "the table")
+    st.final_round = flag("final_round")
+    fl = turn.get("final_left", n if st.final_round else 0)
+    if not is_int(fl) or not 0 <= fl <= n or (st.final_round and fl < 1):
+        raise ScenarioError(f"scenario turn.final_left={fl!r} must be in 1..{n} in the extra "
+                            "turns (MR-9), else 0")
+    st.final_left = int(fl)
+    kn = turn.get("knocker", -1)
+    if not is_int(kn) or not -1 <= kn < n:
+        raise ScenarioError(f"scenario turn.knocker={kn!r} must be -1 or a seat")
+    st.knocker = int(kn)
+    w = turn.get("winners", [])
+    if not isinstance(w, (list, tuple)):
+        raise ScenarioError("scenario turn.winners must be a list of seats")
+    st.winners = [seat_at(x, n, "turn.winners[]") for x in w]
+    res = turn.get("result")
+    if res is not None and res not in RESULTS:
+        raise ScenarioError(f"scenario turn.result={res!r}; allowed: None, {', '.join(RESULTS)}")
+    st.result = res
+    if "last_deal_points" in turn:
+        st.last_deal_points = int_list(turn["last_deal_points"], n, "turn.last_deal_points")

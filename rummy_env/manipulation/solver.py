@@ -1,0 +1,528 @@
+"""The exact table-partition solver of Manipulation Rummy (MR-3, MR-4, MR-5).
+
+A table is a multiset of card *types* (52 naturals; a joker counts as the card it stands for,
+MR-5), valid when it splits into melds (MR-3): *groups* of 3 or 4 cards of one rank with distinct
+suits, and *sequences* of 3 or more consecutive cards of one suit, the ace low (``A 2 3``) or high
+(``Q K A``), never round the corner; the full ``A 2 ... K A`` is one sequence (C-3).
+
+The solver answers, exactly:
+
+* :func:`is_valid_table` - is this multiset a valid table;
+* :func:`can_complete` - can a turn in progress still end with a valid table: some of the hand's
+  natural cards added, some of its jokers played, the table's jokers that may still be freed
+  freed by their real card and every freed joker played again (MR-4, MR-5);
+* :func:`step_options` - which single steps keep that possible (the action mask of a meld);
+* :func:`arrange` - one valid arrangement of a valid table (for ``render``).
+
+How it works: a dynamic programme over *layers*, one per card type in rank-major order (ranks
+A..K, suits C D H S within a rank), then a last layer per suit for the ace high. Its key is, per
+suit, the number of open sequences of length 1, 2 and 3+ that end at the previous rank, the
+number of aces of each suit kept back to end a sequence as the ace high, and, within a rank, the
+number of cards put into groups so far and the largest per-suit count (the ``k`` groups of a
+rank can take per-suit counts ``g_s`` exactly when ``g_s <= k`` and ``3k <= sum g <= 4k``: deal
+the cards round-robin). A length-1 or -2 sequence must be extended; a 3+ one may stop anywhere.
+
+A turn in progress is solved by the same programme. At each type the effective count ``c`` is
+the table's count, plus ``a`` of the hand's natural cards, minus ``r`` freed jokers (only where
+a natural of that type is or will be on the table), plus ``x`` jokers played as that card. The
+value stored per key is a bit set of (``d``, ``used``): ``d`` is the running ``x - r`` and
+``used`` whether a hand natural was added. At the end every freed joker and the pending ones
+must be placed and the hand's jokers may be (``F <= d <= F + hand jokers``), and at least one
+hand card must have been added in the turn (MR-4). Every table reachable from the position
+through single steps is one of these choices, and every choice is reachable, so the answer is
+exact; :func:`step_options` asks, per step, for a completion that makes that step's choice at
+that type (``a >= 1`` for playing a natural, ``x >= 1`` for a joker), without further frees
+(frees come first: a free is offered when the turn can end after it, which
+:func:`can_complete` answers by trying the at most two frees and then one run without frees).
+Each such query differs from the plain run only at its own card, so it resumes from the
+states recorded before that card's layer.
+
+Cost: the programme is pure Python; with no joker to place it takes about a millisecond on a
+30-card table and tens of milliseconds at 60; every joker that may still be placed multiplies
+the states (it may stand for any card next to a natural one), so masks with a joker in hand
+or waiting take seconds on large tables (``benchmarks/manipulation_solver.py``).
+A fast necessary condition rules most candidate steps out before the programme runs, and
+answers are memoised on the whole query (table, hand, bindings).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummy_env.cards import JOKER, NUM_NATURAL
+
+#: Layers: (rank 1..13, suit) in rank-major order; the ace-high layers (rank 14) come last.
+_LAYERS = tuple((r, s) for r in range(1, 14) for s in range(4)) + tuple((14, s) for s in range(4))
+_ZERO = (0,) * 52
+STATS = None
+
+
+_ID = ((0, False),)
+
+
+@functools.lru_cache(maxsize=None)
+def _suit_moves(r: int, f: int, c: int, gmax: int, nx1: int, nx2: int, grp: bool,
+                hcap: int) -> tuple[tuple[int, int, tuple], ...]:
+    """The moves of one suit at rank ``r`` holding ``c`` cards of it: from its field ``f``
+    (open sequences of length 1, 2, 3+ ending at the previous rank, aces kept for the ace
+    high, 3 bits each) to ``(new field, cards put into groups, choice for arrange)``."""
+    n1, n2, n3, hi0 = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
+    need_ext = n1 + n2
+    out = []
+    if c < need_ext:
+        return ()
+    for hi in (range(min(c, hcap) + 1) if r == 1 else (hi0,)):
+        free = c - (hi if r == 1 else 0) - need_ext
+        for g in range(min(free, gmax) + 1 if grp else 1):
+            rem = free - g
+            # Extending an open 3+ sequence dominates starting a new one (the longer one can
+            # stop anywhere), so new ones start only once every 3+ one is extended.
+            e3 = n3 if rem > n3 else rem
+            k = rem - e3
+            n3n = n2 + e3
+            if r == 13:
+                if k or n1 > hi:
+                    continue  # K or Q K left short of three before the ace high
+                if n3n > hi:
+                    n3n = hi
+            else:
+                if k + n1 > nx1 or (k and k > nx2):
+                    continue  # short sequences that the next cards cannot extend
+                if n3n > nx1:
+                    n3n = nx1  # open 3+ sequences beyond the next cards just stop
+            out.append((k | n1 << 3 | n3n << 6 | hi << 9, g, (c, hi, e3, k, g)))
+    return tuple(out)
+
+
+def _groups_ok(total: int, biggest: int) -> bool:
+    """Per-suit group counts with this sum and maximum split into groups of 3-4 distinct
+    suits (some ``k`` with ``biggest <= k`` and ``3k <= total <= 4k``)."""
+    if total == 0:
+        return True
+    lo = max(biggest, (total + 3) // 4)
+    return lo <= total // 3
+
+
+@dataclass(frozen=True)
+class Query:
+    """A turn in progress, as the solver sees it (all tuples of counts by type).
+
+    ``table``: effective counts of the table (naturals plus bound jokers), 52 long;
+    ``naturals``: natural cards on the table, 52 long (a joker freed from the table needs its
+    real card there, MR-5); ``freeable``: jokers on the table bound to each type that may
+    still be freed this turn; ``hand``: the player's hand, 53 long (jokers last);
+    ``pending``: freed jokers that must be played again (MR-5); ``added``: a hand card was
+    already added this turn (MR-4)."""
+
+    table: tuple[int, ...]
+    naturals: tuple[int, ...]
+    freeable: tuple[int, ...]
+    hand: tuple[int, ...]
+    pending: int = 0
+    added: bool = False
+
+
+def _options(m: int, h: int, j: int, nat_ok: bool, wilds: int, need: str) -> tuple:
+    """Per effective count ``c``: the (d-shift, used) pairs of the choices at one type.
+
+    ``need``: '' (any), 'a' (a hand natural added), 'x' (a joker played as it), 'r' (a joker
+    freed), 'ar' (freed by a hand natural)."""
+    out: dict[int, set[tuple[int, bool]]] = {}
+    for a in range(h + 1):
+        for r in range(j + 1):
+            if r and not (nat_ok or a):
+                continue
+            for x in range(wilds + 1):
+                if x and r and need not in ("r", "ar"):
+                    continue  # freeing a joker and playing one as the same card: no change
+                if need and not ((need == "a" and a) or (need == "x" and x) or (need == "r" and r)
+                                 or (need == "ar" and a and r)):
+                    continue
+                # Jokers played as this card serve in sequences (group jokers are counted per
+                # rank, suitless), except the one a ``joker as`` step asks for.
+                nat = m + a - r
+                key = (nat + x, nat + x if need == "x" else nat)
+                out.setdefault(key, set()).add((x - r, a > 0))
+    return tuple((c, gm, tuple(sorted(p))) for (c, gm), p in sorted(out.items()))
+
+
+def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
+         naturals: Sequence[int], pending: int, added: bool, need_t: int, need: str,
+         accept_min_d: int | None = None, parents: list | None = None,
+         record: list | None = None, resume: list | None = None) -> bool:
+    """The layered programme (see the module docstring). ``parents``, if a list, receives one
+    dict per layer (new key -> (old key, choice)) for :func:`arrange`. ``record``, if a list,
+    receives the states before each layer; ``resume`` (such a record of a run with the same
+    cards and no ``need``) starts at ``need_t``'s layer from the recorded states, which are
+    the same up to there (the record's pruning may be weaker, never wrong)."""
+    hj = hand[JOKER] if len(hand) > JOKER else 0
+    jtot = sum(freeable)
+    dlo = -jtot
+    dhi = pending + hj + jtot
+    width = dhi - dlo + 1
+    full = (1 << width) - 1
+    wilds = pending + hj + jtot
+    opts = []
+    trivial = ((0, 0, _ID),)
+    # At most two jokers exist (rules), so every meld holds a natural card: a joker can only
+    # stand next to one, in its rank or within two places of its suit.
+    present = [1 if table[t] + hand[t] else 0 for t in range(NUM_NATURAL)] if wilds else None
+    for t in range(NUM_NATURAL):
+        m, h, j = table[t], hand[t], freeable[t]
+        nd = need if t == need_t else ""
+        w = wilds if wilds and (nd == "x" or _seq_touch(present, t)) else 0
+        if not (h or j or w or nd):
+            opts.append(((m, m, _ID),) if m else trivial)
+        else:
+            opts.append(_options(m, h, j, naturals[t] > 0, w, nd))
+
+    cache: dict[tuple[int, tuple], int] = {}
+
+    def shift(val: int, pairs: tuple) -> int:
+        got = cache.get((val, pairs))
+        if got is not None:
+            return got
+        lo0 = val & full
+        hi0 = val >> width
+        res = 0
+        for dd, used in pairs:
+            if dd >= 0:
+                lo = (lo0 << dd) & full
+                hi = (hi0 << dd) & full
+            else:
+                lo = lo0 >> -dd
+                hi = hi0 >> -dd
+            if used:
+                hi |= lo
+                lo = 0
+            res |= lo | (hi << width)
+        cache[(val, pairs)] = res
+        return res
+
+    # Upper bounds used to prune: the most cards a type can hold at the end, and the ranks
+    # where at least three suits can hold a card (a group needs three).
+    cmax = [o[-1][0] for o in opts]
+    group_rank = [sum(1 for q in range(4) if cmax[q * 13 + r0]) + wilds >= 3 for r0 in range(13)]
+    cur: dict[int, int] = {0: 1 << (0 - dlo)}
+    track = parents is not None
+    first = 0
+    if resume is not None and need_t >= 0:
+        first = (need_t % 13) * 4 + need_t // 13
+        cur = resume[first]
+    for li in range(first, len(_LAYERS)):
+        r, s = _LAYERS[li]
+        if record is not None:
+            record.append(cur)
+        nxt: dict[int, int] = {}
+        par: dict = {}
+        sh = 12 * s
+        if r == 14:
+            for key, val in cur.items():
+                f = key >> sh & 0xFFF
+                if f:
+                    n1, n2, n3, ch = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
+                    if n1 or ch < n2 or ch > n2 + n3:
+                        continue
+                    nk = key - (f << sh)
+                else:
+                    nk = key
+                    ch = n2 = 0
+                nxt[nk] = nxt.get(nk, 0) | val
+                if track and nk not in par:
+                    par[nk] = (key, (ch, 0, ch - n2, 0, 0))
+        else:
+            t = s * 13 + r - 1
+            base = s * 13
+            # What the next two positions of this suit can hold (after K: the ace high).
+            nx1 = cmax[t + 1] if r <= 12 else -1
+            nx2 = cmax[t + 2] if r <= 11 else (cmax[base] if r == 12 else -1)
+            grp = group_rank[r - 1]
+            hcap = min(cmax[base + 11], cmax[base + 12]) if r == 1 else 0
+            ot = opts[t]
+            for key, val in cur.items():
+                f = key >> sh & 0xFFF
+                gs = key >> 48
+                S, G = gs & 31, gs >> 5
+                for c, gmax, pairs in ot:
+                    if pairs is _ID:
+                        nv = val
+                    else:
+                        nv = shift(val, pairs)
+                        if not nv:
+                            continue
+                    for nf, g, choice in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap):
+                        nk = key + ((nf - f) << sh)
+                        if g:
+                            nk += (g << 48) + ((g - G if g > G else 0) << 53)
+                        nxt[nk] = nxt.get(nk, 0) | nv
+                        if track and nk not in par:
+                            par[nk] = (key, choice)
+            if s == 3:
+                # End of a rank: its group cards must split into groups; reset the counters.
+                done: dict[int, int] = {}
+                low = (1 << 48) - 1
+                for key, val in nxt.items():
+                    gs = key >> 48
+                    nk = key & low
+                    ok = not gs
+                    if ok:
+                        done[nk] = done.get(nk, 0) | val
+                    else:
+                        S, G = gs & 31, gs >> 5
+                        if _groups_ok(S, G):
+                            ok = True
+                            done[nk] = done.get(nk, 0) | val
+                        # Jokers in groups: suitless extra members (their stated suits just
+                        # differ), at least one natural per group (two jokers at most).
+                        for wg in range(1, wilds + 1):
+                            if _groups_ok(S + wg, G):
+                                nv = shift(val, ((wg, False),))
+                                if nv:
+                                    done[nk] = done.get(nk, 0) | nv
+                    if track and ok and nk not in par.get("_end", {}):
+                        # (``arrange`` has no jokers: only groups of natural cards.)
+                        par.setdefault("_end", {})[nk] = key
+                nxt = done
+        if track:
+            parents.append(par)
+        cur = nxt
+        if STATS is not None:
+            STATS.append(len(cur))
+        if not cur:
+            return False
+    val = cur.get(0, 0)
+    if not val:
+        return False
+    lo_need = pending if accept_min_d is None else max(pending, accept_min_d)
+    acc = 0
+    for d in range(max(lo_need, dlo), min(pending + hj, dhi) + 1):
+        bit = 1 << (d - dlo)
+        acc |= bit << width  # a hand natural was added
+        if added or d > pending:  # or a hand joker was played
+            acc |= bit
+    return bool(val & acc)
+
+
+@functools.lru_cache(maxsize=200_000)
+def is_valid_table(table: tuple[int, ...]) -> bool:
+    """MR-3/MR-4: the multiset (52 effective counts) splits into valid groups and sequences.
+    An empty table is valid."""
+    return _run(table, _ZERO, _ZERO, _ZERO, 0, True, -1, "")
+
+
+@functools.lru_cache(maxsize=200_000)
+def _complete(q: Query, need_t: int, need: str, min_d: int | None) -> bool:
+    return _run(q.table, q.hand, q.freeable, q.naturals, q.pending, q.added, need_t, need, min_d)
+
+
+def _no_frees(q: Query) -> Query:
+    return Query(q.table, q.naturals, _ZERO, q.hand, q.pending, q.added)
+
+
+def after_free(q: Query, t: int, from_hand: bool) -> Query:
+    """The turn after freeing a joker bound to ``t`` with the real card from hand or table."""
+    table = list(q.table)
+    naturals = list(q.naturals)
+    hand = list(q.hand)
+    free = list(q.freeable)
+    free[t] -= 1
+    if from_hand:
+        hand[t] -= 1
+        naturals[t] += 1
+    else:
+        table[t] -= 1
+    return Query(tuple(table), tuple(naturals), tuple(free), tuple(hand), q.pending + 1,
+                 q.added or from_hand)
+
+
+@functools.lru_cache(maxsize=100_000)
+def can_complete(q: Query) -> bool:
+    """The turn can still end with a valid table (MR-4, MR-5): some hand cards and jokers
+    played, perhaps after freeing some of the table's freeable jokers. Steps commute, so the
+    frees can come first: this is a search over the (at most two) frees, then one run of the
+    programme without frees."""
+    if _complete(_no_frees(q), -1, "", None):
+        return True
+    for t in range(NUM_NATURAL):
+        if q.freeable[t]:
+            if q.hand[t] and can_complete(after_free(q, t, True)):
+                return True
+            if q.naturals[t] and can_complete(after_free(q, t, False)):
+                return True
+    return False
+
+
+def _seq_touch(present: Sequence[int], t: int) -> bool:
+    """A natural card of ``t``'s suit within two places of it (ace low or high): where a joker
+    standing for ``t`` could sit in a sequence (at most two jokers exist, so every sequence
+    holds a natural card)."""
+    s, r0 = divmod(t, 13)
+    base = s * 13
+    for pos in ((r0 + 1,) if r0 else (1, 14)):
+        for p in (pos - 2, pos - 1, pos + 1, pos + 2):
+            if 1 <= p <= 14 and present[base + (p - 1) % 13]:
+                return True
+    return False
+
+
+def _near(counts: Sequence[int], t: int, wilds: int, touch: bool = False) -> bool:
+    """Necessary condition for a card of type ``t`` to sit in some meld when ``counts``
+    (table plus hand, 52 long) are the other cards and ``wilds`` jokers could join: enough
+    distinct other suits of its rank, or a window of three consecutive cards of its suit.
+    ``touch``: only whether some other card shares its rank or sits within two places of
+    it in its suit (where a joker standing for ``t`` could find a natural meld-mate)."""
+    s, r0 = divmod(t, 13)
+    if touch:
+        if any(counts[q * 13 + r0] for q in range(4) if q != s):
+            return True
+        base = s * 13
+        for pos in ((r0 + 1,) if r0 else (1, 14)):
+            for p in (pos - 2, pos - 1, pos + 1, pos + 2):
+                if 1 <= p <= 14 and counts[base + (p - 1) % 13]:
+                    return True
+        return False
+    suits = sum(1 for q in range(4) if q != s and counts[q * 13 + r0] > 0)
+    if suits + wilds >= 2:
+        return True
+    base = s * 13
+    for pos in ((r0 + 1,) if r0 else (1, 14)):
+        for lo in range(pos - 2, pos + 1):
+            if lo < 1 or lo + 2 > 14:
+                continue
+            miss = 0
+            for p in range(lo, lo + 3):
+                if p != pos and not counts[base + (p - 1) % 13]:
+                    miss += 1
+            if miss <= wilds:
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class StepOptions:
+    """Which single steps of a meld keep a valid end of the turn reachable."""
+
+    play: tuple[int, ...]         # natural types that may be played from hand
+    joker: tuple[int, ...]        # types a joker (pending or from hand) may be played as
+    free_hand: tuple[int, ...]    # bound jokers that may be freed by the hand's real card
+    free_table: tuple[int, ...]   # bound jokers that may be freed by the table's real card
+    finish: bool                  # the table is valid, nothing pending, a card was added
+
+
+@functools.lru_cache(maxsize=100_000)
+def step_options(q: Query) -> StepOptions:
+    """The next steps of a meld that keep a valid end of the turn reachable (MR-4, MR-5).
+
+    Frees come first: playing a card or a joker is offered when the turn can end validly
+    without freeing another joker; freeing one is offered when the turn can end validly after
+    it (further frees allowed). Steps commute, so every table a turn could end with stays
+    reachable (free the jokers it needs first), and no offered step is a dead end.
+    """
+    finish = q.pending == 0 and q.added and is_valid_table(q.table)
+    hand = q.hand
+    hj = hand[JOKER]
+    nf = _no_frees(q)
+    wilds = q.pending + hj
+    play: tuple[int, ...] = ()
+    joker: tuple[int, ...] = ()
+    rec: list = []
+    args = (nf.table, nf.hand, nf.freeable, nf.naturals, nf.pending, nf.added)
+    if _run(*args, -1, "", record=rec) and len(rec) == len(_LAYERS):
+        # Every query below differs from this run only at its own card: resume from the
+        # states recorded before that card's layer.
+        both = [q.table[t] + hand[t] for t in range(NUM_NATURAL)]
+        play = tuple(t for t in range(NUM_NATURAL) if hand[t] and _near(both, t, wilds)
+                     and _run(*args, t, "a", resume=rec))
+        if wilds:
+            # With nothing pending, the joker comes from the hand: the end must use one.
+            min_d = None if q.pending else 1
+            joker = tuple(t for t in range(NUM_NATURAL) if _near(both, t, wilds)
+                          and _run(*args, t, "x", min_d, resume=rec))
+    free_hand = tuple(t for t in range(NUM_NATURAL) if q.freeable[t] and hand[t]
+                      and can_complete(after_free(q, t, True)))
+    free_table = tuple(t for t in range(NUM_NATURAL) if q.freeable[t] and q.naturals[t]
+                       and can_complete(after_free(q, t, False)))
+    return StepOptions(play, joker, free_hand, free_table, finish)
+
+
+def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
+    """One valid arrangement of a valid table: a list of ``("group" | "sequence", types)``
+    (a sequence's types low to high, ``0`` standing for the ace in both places), or None if
+    the table is not valid."""
+    parents: list = []
+    tab = tuple(table)
+    if not _run(tab, _ZERO, _ZERO, _ZERO, 0, True, -1, "", parents=parents):
+        return None
+    # Walk back from the final key, collecting each layer's choice.
+    choices: list = [None] * len(_LAYERS)
+    key = 0
+    for i in range(len(_LAYERS) - 1, -1, -1):
+        par = parents[i]
+        r, s = _LAYERS[i]
+        if r != 14 and s == 3:
+            key = par["_end"][key]
+        key, choice = par[key]
+        choices[i] = choice
+    melds: list[tuple[str, list[int]]] = []
+    open_runs: list[list[list[int]]] = [[] for _ in range(4)]
+    highs = [0, 0, 0, 0]
+    group_cards: list[list[int]] = []
+    for i, (r, s) in enumerate(_LAYERS):
+        c, hi, e3, k, g = choices[i]
+        runs = open_runs[s]
+        if r == 14:
+            # Extend every length-2 run and ``e3`` of the longer ones with the ace high.
+            short = [x for x in runs if len(x) < 3]
+            long = [x for x in runs if len(x) >= 3]
+            for x in short + long[:e3]:
+                x.append(s * 13)
+            for x in runs:
+                melds.append(("sequence", x))
+            open_runs[s] = []
+            continue
+        t = s * 13 + r - 1
+        if r == 1:
+            highs[s] = hi
+        short = [x for x in runs if len(x) < 3]
+        long = [x for x in runs if len(x) >= 3]
+        keep = short + long[:e3]
+        for x in long[e3:]:
+            melds.append(("sequence", x))
+        for x in keep:
+            x.append(t)
+        open_runs[s] = keep + [[t] for _ in range(k)]
+        group_cards.extend([t] * g)
+        if s == 3:
+            if group_cards:
+                # Round-robin by suit gives k groups of 3-4 distinct suits.
+                group_cards.sort(key=lambda x: x // 13)
+                total = len(group_cards)
+                biggest = max(group_cards.count(x) for x in set(group_cards))
+                ng = max(biggest, (total + 3) // 4)
+                groups: list[list[int]] = [[] for _ in range(ng)]
+                for j, x in enumerate(group_cards):
+                    groups[j % ng].append(x)
+                melds.extend(("group", gr) for gr in groups)
+            group_cards = []
+    return melds
+
+
+def meld_is_valid(kind: str, types: Sequence[int]) -> bool:
+    """Independent check of one meld of :func:`arrange` (MR-3); used by tests and render."""
+    if kind == "group":
+        ranks = {t % 13 for t in types}
+        suits = [t // 13 for t in types]
+        return 3 <= len(types) <= 4 and len(ranks) == 1 and len(set(suits)) == len(suits)
+    if len(types) < 3 or len({t // 13 for t in types}) != 1:
+        return False
+    pos = [t % 13 + 1 for t in types]
+    if len(pos) >= 2 and pos[-1] == 1:
+        pos[-1] = 14  # the ace high at the end
+    return all(b == a + 1 for a, b in zip(pos, pos[1:])) and len(pos) <= 14
+
+
+__all__ = ["Query", "StepOptions", "after_free", "arrange", "can_complete", "is_valid_table",
+           "meld_is_valid",
+           "step_options"]
