@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.cards import parse_card
+from rummy_env.cards import NUM_TYPES, card_str, counts_to_list, parse_card
 from rummy_env.errors import CardParseError, ScenarioError
 
 
@@ -57,3 +57,38 @@ def int_list(v: Any, n: int, name: str, lo: int | None = None) -> list[int]:
         bound = f" >= {lo}" if lo is not None else ""
         raise ScenarioError(f"scenario {name} must be a list of {n} ints{bound}, got {v!r}")
     return [int(x) for x in v]
+
+
+def scenario_start(d: Any, keys: set[str], name: str, n: int, num_deals: int,
+                   rng: np.random.Generator) -> tuple[int, int, int]:
+    """The checks every loader starts with: a dict with known keys, the right player count and
+    variant (where given), then ``(deal, dealer, to_move)``: the deal in ``1..num_deals``
+    (default 1), the dealer (default drawn from ``rng``) and the player to move (default the
+    seat after the dealer, C-5)."""
+    if not isinstance(d, dict):
+        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
+    unknown = set(d) - keys
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(keys)}")
+    if "num_players" in d and d["num_players"] != n:
+        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
+    if "variant" in d and d["variant"] != name:
+        raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {name}")
+    deal = d.get("deal", 1)
+    if not is_int(deal) or not 1 <= deal <= num_deals:
+        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{num_deals}")
+    dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
+    to_move = seat_at(d.get("to_move", (dealer + 1) % n), n, "to_move")
+    return int(deal), dealer, to_move
+
+
+def unplaced_cards(deck: Any, placed: list[int], name: str, n: int,
+                   rng: np.random.Generator) -> list[int]:
+    """The cards of ``deck`` (counts by type) that the scenario places nowhere, in an order
+    shuffled by ``rng``; a type placed more often than the packs hold is an error."""
+    for t in range(NUM_TYPES):
+        if placed[t] > deck[t]:
+            raise ScenarioError(f"scenario places {placed[t]} copies of {card_str(t)} but {name} "
+                                f"with {n} players has {deck[t]}")
+    rest = counts_to_list([deck[t] - placed[t] for t in range(NUM_TYPES)])
+    return [rest[i] for i in rng.permutation(len(rest))]

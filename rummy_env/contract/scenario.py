@@ -48,7 +48,7 @@ from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list, parse_ca
 from rummy_env.contract.melds import TableMeld, shape_of
 from rummy_env.contract.state import DRAW, ContractGame, ContractState
 from rummy_env.errors import CardParseError, ScenarioError
-from rummy_env.scenario_util import cards_at, int_list, per_seat_cards, seat_at
+from rummy_env.scenario_util import cards_at, int_list, per_seat_cards, seat_at, scenario_start, unplaced_cards
 
 _KEYS = {
     "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "table",
@@ -130,21 +130,9 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
 
 def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Generator) -> ContractState:
     """Build a position from plain data (see the module docstring), validated."""
-    if not isinstance(d, dict):
-        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
     rules, n = game.rules, game.num_players
-    if "num_players" in d and d["num_players"] != n:
-        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
     st = ContractState(game)
-    deal = d.get("deal", 1)
-    if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= rules.num_deals:
-        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
-    st.deal = deal
-    st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
-    st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, n, rules.num_deals, rng)
     phase = d.get("phase", DRAW)
     if phase not in game.phases:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(game.phases)}")
@@ -152,7 +140,7 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         st.scores = int_list(d["scores"], n, "scores")
 
     placed = [0] * NUM_TYPES
-    hand_size = rules.hand_sizes[deal - 1]
+    hand_size = rules.hand_sizes[st.deal - 1]
     if "hands" in d:
         for s, cards in enumerate(per_seat_cards(d["hands"], n, "hands")):
             for t in cards:
@@ -196,14 +184,7 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if discard is not None:
         for t in discard:
             placed[t] += 1
-    for t in range(NUM_TYPES):
-        if placed[t] > game.deck[t]:
-            raise ScenarioError(
-                f"scenario places {placed[t]} copies of {card_str(t)} but {rules.name} with "
-                f"{n} players has {game.deck[t]}"
-            )
-    rest = counts_to_list([game.deck[t] - placed[t] for t in range(NUM_TYPES)])
-    rest = [rest[i] for i in rng.permutation(len(rest))]
+    rest = unplaced_cards(game.deck, placed, rules.name, n, rng)
     if "hands" not in d:
         # Deal the hands from the unplaced cards.
         if len(rest) < hand_size * n:
@@ -265,7 +246,7 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
                 raise ScenarioError(f"scenario known[{s}] lists cards that hand {s} does not hold")
     if "deal_delta" in d:
         st.deal_delta = int_list(d["deal_delta"], n, "deal_delta")
-    st.deals_played = int(d.get("deals_played", deal - 1))
+    st.deals_played = int(d.get("deals_played", st.deal - 1))
     try:
         _load_turn(st, turn, n)
     except ScenarioError:

@@ -55,7 +55,7 @@ from rummy_env.gin.melds import RANK_BITS, card_list, deadwood, value
 from rummy_env.gin.state import (
     DEFEND, DRAW, FIRST_UPCARD, HAND_SIZE, KNOCK, PHASES, PLAY, RESULTS, GinGame, GinState,
 )
-from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, per_seat_cards, seat_at
+from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, per_seat_cards, seat_at, scenario_start
 
 _KEYS = {
     "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "upcard", "knock_limit",
@@ -130,23 +130,9 @@ def state_to_dict(st: GinState) -> dict[str, Any]:
 
 def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator) -> GinState:
     """Build a position from plain data (see the module docstring), validated."""
-    if not isinstance(d, dict):
-        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
     rules = game.rules
-    if "num_players" in d and d["num_players"] != 2:
-        raise ScenarioError(f"scenario num_players={d['num_players']!r} but Gin Rummy has 2")
-    if "variant" in d and d["variant"] != rules.name:
-        raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {rules.name}")
     st = GinState(game)
-    deal = d.get("deal", 1)
-    if not is_int(deal) or not 1 <= deal <= rules.num_deals:
-        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
-    st.deal = int(deal)
-    st.dealer = seat_at(d.get("dealer", int(rng.integers(2))), 2, "dealer")
-    st.to_move = seat_at(d.get("to_move", 1 - st.dealer), 2, "to_move")
+    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, 2, rules.num_deals, rng)
     phase = d.get("phase", DRAW)
     if phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")

@@ -51,7 +51,7 @@ import numpy as np
 
 from rummy_env.cards import NUM_TYPES, card_str, counts_to_list
 from rummy_env.errors import ScenarioError
-from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, per_seat_cards, seat_at
+from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, per_seat_cards, seat_at, scenario_start, unplaced_cards
 from rummy_env.indian.state import DRAW, PHASES, PLAY, RESULTS, IndianGame, IndianState
 
 _KEYS = {
@@ -128,23 +128,9 @@ def state_to_dict(st: IndianState) -> dict[str, Any]:
 
 def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generator) -> IndianState:
     """Build a position from plain data (see the module docstring), validated."""
-    if not isinstance(d, dict):
-        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
     rules, n = game.rules, game.num_players
-    if "num_players" in d and d["num_players"] != n:
-        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
-    if "variant" in d and d["variant"] != rules.name:
-        raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {rules.name}")
     st = IndianState(game)
-    deal = d.get("deal", 1)
-    if not is_int(deal) or not 1 <= deal <= rules.num_deals:
-        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
-    st.deal = int(deal)
-    st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
-    st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, n, rules.num_deals, rng)
     phase = d.get("phase", DRAW)
     if phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
@@ -206,14 +192,7 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
     for group in (discard or [], stock_top, oop):
         for t in group:
             placed[t] += 1
-    for t in range(NUM_TYPES):
-        if placed[t] > game.deck[t]:
-            raise ScenarioError(
-                f"scenario places {placed[t]} copies of {card_str(t)} but {rules.name} with "
-                f"{n} players has {game.deck[t]}"
-            )
-    rest = counts_to_list([game.deck[t] - placed[t] for t in range(NUM_TYPES)])
-    rest = [rest[i] for i in rng.permutation(len(rest))]
+    rest = unplaced_cards(game.deck, placed, rules.name, n, rng)
     if indicator is None:
         if not rest:
             raise ScenarioError("scenario leaves no card for the indicator")

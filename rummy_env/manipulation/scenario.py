@@ -50,7 +50,7 @@ from rummy_env.manipulation import solver
 from rummy_env.manipulation.state import (
     DEAL_OVER, GAME_OVER, KNOCK, MELD, PHASES, RESULTS, ManipulationGame, ManipulationState,
 )
-from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, seat_at
+from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, seat_at, scenario_start, unplaced_cards
 
 _KEYS = {"deal", "dealer", "to_move", "phase", "hands", "stock", "table", "points", "scores",
          "deals_won", "deals_played", "turn", "zones", "variant", "num_players"}
@@ -134,23 +134,9 @@ def state_to_dict(st: ManipulationState) -> dict[str, Any]:
 def state_from_dict(game: ManipulationGame, d: dict[str, Any],
                     rng: np.random.Generator) -> ManipulationState:
     """Build a position from plain data (see the module docstring), validated."""
-    if not isinstance(d, dict):
-        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
     rules, n = game.rules, game.num_players
-    if "num_players" in d and d["num_players"] != n:
-        raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
-    if "variant" in d and d["variant"] != rules.name:
-        raise ScenarioError(f"scenario variant={d['variant']!r} but the game is {rules.name}")
     st = ManipulationState(game)
-    deal = d.get("deal", 1)
-    if not is_int(deal) or not 1 <= deal <= rules.num_deals:
-        raise ScenarioError(f"scenario deal={deal!r} must be in 1..{rules.num_deals}")
-    st.deal = int(deal)
-    st.dealer = seat_at(d.get("dealer", int(rng.integers(n))), n, "dealer")
-    st.to_move = seat_at(d.get("to_move", (st.dealer + 1) % n), n, "to_move")
+    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, n, rules.num_deals, rng)
     phase = d.get("phase")
     if phase is not None and phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: absent, {', '.join(PHASES)}")
@@ -210,12 +196,7 @@ def state_from_dict(game: ManipulationGame, d: dict[str, Any],
     stock_top = cards_at(d.get("stock", []), "stock")
     for t in stock_top:
         placed[t] += 1
-    for t in range(NUM_TYPES):
-        if placed[t] > game.deck[t]:
-            raise ScenarioError(f"scenario places {placed[t]} copies of {card_str(t)} but "
-                                f"{rules.name} with {n} players has {game.deck[t]}")
-    rest = counts_to_list([game.deck[t] - placed[t] for t in range(NUM_TYPES)])
-    rest = [rest[i] for i in rng.permutation(len(rest))]
+    rest = unplaced_cards(game.deck, placed, rules.name, n, rng)
     for s in to_deal:
         k = rules.hand_size
         if len(rest) < k:
