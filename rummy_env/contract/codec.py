@@ -141,75 +141,96 @@ class ContractEncoder:
             raise AssertionError("observe() writes the table pieces as one block at the end")
         if order[:2] != ["hand", "known"] or self._off["known"] != NUM_TYPES:
             raise AssertionError("observe() writes hand and known as one contiguous run")
+        self._n = n
+        self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._hk_end = self._off["known"] + n * NUM_TYPES
+        self._head = self._off["hand_size"]
+        self._head_end = self._off["turn"] + 4
+        self._onehot_n = [[1.0 if i == k else 0.0 for i in range(n)] for k in range(n)]
+        self._phase = {ph: [1.0 if q == ph else 0.0 for q in game.phases] for ph in game.phases}
+        # one-hot of the deal number followed by the "contract" piece, per deal
+        self._deal_contract = [[1.0 if i == d else 0.0 for i in range(self._num_deals)]
+                               + self._contract[d] for d in range(self._num_deals)]
+        self._claims_left = self._off.get("claims_left")
+        self._kitty = self._off.get("kitty")
+        self._dig = "discard_order" in self._off
+        self._max_order = game.max_dig
+        self._total = float(game.total_cards)
+        self._sizes = self._off["stock_size"]
+        if self._off["discard_size"] != self._sizes + 1:
+            raise AssertionError("observe() writes stock_size and discard_size together")
         run = order[order.index("hand_size"):order.index("turn") + 1]
         if run != ["hand_size", "melded", "scores", "claims_used", "to_move", "dealer", "phase",
                    "deal", "contract", "turn"]:
             raise AssertionError("observe() writes these pieces as one contiguous run")
 
     def observe(self, st: ContractState, seat: int) -> np.ndarray:
-        """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
-        g, n = self.game, self.game.num_players
+        """The egocentric observation of ``seat``: nothing of other hands or the stock order.
+
+        On the hot path of every environment step, so it writes few, large blocks: "hand" and
+        the "known" rows as one run of bytes (counts are < 256), the small pieces from
+        "hand_size" to "turn" as one float list (seat rows are the absolute lists rotated to
+        start at the observer), precomputed one-hots, and the table block cached on the state.
+        """
+        n = self._n
         o = self._off
+        hands = st.hands
+        known = st.known
         buf = np.zeros(self.size, dtype=np.float32)
-        rel = [(seat + k) % n for k in range(n)]  # row k describes seat rel[k]
-        # "hand" and the "known" rows are contiguous: one conversion (counts are < 256).
-        row = list(st.hands[seat])
-        for p in rel:
-            row += st.known[p]
-        buf[:len(row)] = np.frombuffer(bytes(row), dtype=np.uint8)
-        # The small pieces from "hand_size" to "turn" are contiguous: build them as one list.
-        head = [sum(st.hands[p]) / 20.0 for p in rel]
-        head += [float(st.melded[p]) for p in rel]
-        head += [st.scores[p] / 100.0 for p in rel]
-        head += [float(st.claims_used[p]) for p in rel]
-        onehot = [0.0] * n
-        onehot[(st.to_move - seat) % n] = 1.0
-        head += onehot
-        onehot = [0.0] * n
-        onehot[(st.dealer - seat) % n] = 1.0
-        head += onehot
-        ph = [0.0] * len(self._phases)
-        ph[self._phases.index(st.phase)] = 1.0
-        head += ph
-        dl = [0.0] * self._num_deals
-        dl[st.deal - 1] = 1.0
-        head += dl
-        head += self._contract[st.deal - 1]
-        head += [float(st.contract_left is not None), float(st.jokers_owed),
-                 float(st.phase == PLAY and st._can_layoff_now(st.to_move)),
-                 st.turn_number / 100.0]
-        buf[o["hand_size"]:o["hand_size"] + len(head)] = head
+        rows = [bytes(hands[seat])]
+        rows += [bytes(known[p]) for p in self._rel[seat]]
+        buf[:self._hk_end] = np.frombuffer(b"".join(rows), dtype=np.uint8)
+        sizes = [sum(h) / 20.0 for h in hands]
+        melded = st.melded  # bools: numpy stores them as 1.0 / 0.0
+        scores = [x / 100.0 for x in st.scores]
+        claims = st.claims_used
+        head = sizes[seat:] + sizes[:seat]
+        head += melded[seat:] + melded[:seat]
+        head += scores[seat:] + scores[:seat]
+        head += claims[seat:] + claims[:seat]
+        head += self._onehot_n[(st.to_move - seat) % n]
+        head += self._onehot_n[(st.dealer - seat) % n]
+        phase = st.phase
+        head += self._phase[phase]
+        head += self._deal_contract[st.deal - 1]
+        head += [st.contract_left is not None, st.jokers_owed,
+                 phase == PLAY and st._can_layoff_now(st.to_move), st.turn_number / 100.0]
+        buf[self._head:self._head_end] = head
         if st.obligation >= 0:
             buf[o["obligation"] + st.obligation] = 1
         if st.forbidden >= 0:
             buf[o["forbidden"] + st.forbidden] = 1
-        if "claims_left" in o:
+        if self._claims_left is not None:
             lim = self.game.rules.claim_limit(st.deal) or 0
-            for k, p in enumerate(rel):
-                buf[o["claims_left"] + k] = max(0, lim - st.claims_used[p]) / self._max_claims
-        if "kitty" in o:
-            buf[o["kitty"]] = st.kitty / 10.0
-            for k, p in enumerate(rel):
-                buf[o["kitty"] + 1 + k] = st.pennies[p] / 10.0
+            left = [max(0, lim - c) / self._max_claims for c in claims]
+            start = self._claims_left
+            buf[start:start + n] = left[seat:] + left[:seat]
+        if self._kitty is not None:
+            pennies = [x / 10.0 for x in st.pennies]
+            buf[self._kitty:self._kitty + 1 + n] = [st.kitty / 10.0] + pennies[seat:] + pennies[:seat]
         if st.announced:
             buf[o["announced"]] = 1
-        if st.phase == CLAIM or st.phase == CALL:
+        if phase == CLAIM or phase == CALL:
             buf[o["claim"]] = st.claim_queue[0] == seat
             if st.last_claimer >= 0:
                 buf[o["claim"] + 1 + (st.last_claimer - seat) % n] = 1
-        total = g.total_cards
-        buf[o["stock_size"]] = len(st.stock) / total
-        buf[o["discard_size"]] = len(st.discard) / total
-        if st.discard:
-            buf[o["discard_top"] + st.discard[-1]] = 1
+        pile = st.discard
+        total = self._total
+        buf[self._sizes:self._sizes + 2] = (len(st.stock) / total, len(pile) / total)
+        if pile:
+            buf[o["discard_top"] + pile[-1]] = 1
             by = st.discarder[-1]
             buf[o["discard_top_by"] + ((by - seat) % n if by >= 0 else n)] = 1
-            buf[o["discard_counts"]:o["discard_counts"] + NUM_TYPES] = np.bincount(
-                st.discard, minlength=NUM_TYPES)
-            if "discard_order" in o:
-                pile = st.discard[::-1]
-                idx = np.arange(len(pile)) * NUM_TYPES + np.asarray(pile)
-                buf[o["discard_order"] + idx] = 1
+            counts = [0] * NUM_TYPES
+            for t in pile:
+                counts[t] += 1
+            start = o["discard_counts"]
+            buf[start:start + NUM_TYPES] = np.frombuffer(bytes(counts), dtype=np.uint8)
+            if self._dig:
+                start = o["discard_order"]
+                k = len(pile) - 1
+                for d in range(min(len(pile), self._max_order)):
+                    buf[start + d * NUM_TYPES + pile[k - d]] = 1
         if st.table:
             # The table changes only on melds, lay-offs and swaps: its block is cached per
             # (table version, viewer) on the state, which clears the cache on every change.

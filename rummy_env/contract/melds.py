@@ -14,6 +14,7 @@ that the set's natural cards do not hold, or clubs when they hold all four (C-4)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from dataclasses import dataclass, field
@@ -532,6 +533,74 @@ class _Deficit:
         self.total = total
 
 
+def joker_lower_bound(counts: Sequence[int], reqs: Sequence[tuple[str, int]],
+                      aces_low: bool = True) -> int:
+    """A lower bound on the jokers that any completion of ``reqs`` from ``counts`` needs.
+
+    Most hands in play cannot meet their contract, and proving that by search is the costly
+    case; this bound refutes about nine in ten of them in a few microseconds. It relaxes the
+    contract into two independent parts, each given every natural card of the hand (sharing
+    naturals between sets and runs, or with another run, only lowers what a part needs, so the
+    sum stays a lower bound):
+
+    * sets: the ``k`` set requirements all get the smallest minimum ``m``; the ``j``-th set on
+      a rank with ``n`` naturals lacks ``max(0, m - (n - j*m))`` cards, and the ``k`` cheapest
+      such slots over all ranks are what ``k`` sets of size ``m`` need at least (a larger set,
+      or a suit rule, only needs more);
+    * runs: the ``j``-th run over a window of ``m`` positions of a suit lacks the positions
+      whose natural count is at most ``j``; the ``k`` cheapest (window, copy) slots are a lower
+      bound (overlapping windows may count a natural twice: lower still).
+    """
+    total = 0
+    set_mins = [m for kind, m in reqs if kind == "set"]
+    run_mins = [m for kind, m in reqs if kind == "run"]
+    if set_mins:
+        k, m = len(set_mins), min(set_mins)
+        # A rank of n naturals gives n // m slots that lack nothing, then one that lacks
+        # m - n % m (if n % m), then slots that lack m.
+        full = 0
+        partial = []
+        for n in map(sum, zip(counts[0:13], counts[13:26], counts[26:39], counts[39:52])):
+            full += n // m
+            if n % m:
+                partial.append(m - n % m)
+        if full < k:
+            partial.sort()
+            short = k - full
+            total += sum(partial[:short]) + m * max(0, short - len(partial))
+    if run_mins:
+        k, m = len(run_mins), min(run_mins)
+        costs = []
+        for suit in range(0, 52, 13):
+            costs += _run_slot_costs(tuple(counts[suit:suit + 13]), m, k, aces_low)
+        costs.sort()
+        total += sum(costs[:k])
+    return total
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _run_slot_costs(row: tuple[int, ...], m: int, k: int, aces_low: bool) -> tuple[int, ...]:
+    """The ``k`` cheapest (window, copy) slots of one suit for :func:`joker_lower_bound`: the
+    ``j``-th run over a window of ``m`` positions lacks the positions whose natural count is at
+    most ``j``. Cached: a suit holds few cards, so its rows repeat across hands."""
+    have = [*row, row[0]] if aces_low else [*row[1:], row[0]]  # positions lowest..14
+    if len(have) < m:
+        return ()  # no window fits: the candidate check refuses such a contract
+    costs: list[int] = []
+    for j in range(k):
+        miss = [1 if x <= j else 0 for x in have]
+        s = sum(miss[:m])
+        if s == m and all(miss):
+            costs += [m] * (k - j)  # no natural left at copy j: every window lacks m
+            break
+        costs.append(s)
+        for i in range(m, len(miss)):  # slide the window one position up
+            s += miss[i] - miss[i - m]
+            costs.append(s)
+    costs.sort()
+    return tuple(costs[:k])
+
+
 def contract_options(
     counts: Sequence[int],
     reqs: Sequence[tuple[str, int]],
@@ -539,6 +608,7 @@ def contract_options(
     laid: Sequence[Shape] = (),
     must_cover: int = -1,
     one_left_ok: Callable[[tuple[Shape, ...]], bool] | None = None,
+    bound: bool = True,
 ) -> dict[Shape, tuple[Shape, ...]]:
     """Every shape that starts (or continues) a completion of the contract from this hand.
 
@@ -549,7 +619,8 @@ def contract_options(
     if that card can then be laid off; None: any completion is fine). Returns a
     map from each legal shape to one full completion that contains it (the engine fills the
     shape from that completion), so the mask never lets a player start a contract meld that the
-    hand cannot finish.
+    hand cannot finish. ``bound=False`` skips the :func:`joker_lower_bound` refutation (tests
+    compare both ways).
     """
     rules = ctx.rules
     hand_size = sum(counts)
@@ -566,6 +637,19 @@ def contract_options(
             return {}
     # Runs first (they need exact cards), larger minimums first within a kind.
     order = sorted(reqs, key=lambda r: (r[0] != "run", -r[1]))
+    min_left = [0] * (len(order) + 1)
+    for i in range(len(order) - 1, -1, -1):
+        min_left[i] = min_left[i + 1] + order[i][1]
+    if min_left[0] > hand_size:
+        return {}
+    # What the requirements from level i on need at least, on the whole hand (sharing naturals
+    # with the melds chosen before level i only lowers it): level 0 refutes most hands at once,
+    # before the candidates are listed; the others prune the search below.
+    rest_bound = [0] * (len(order) + 1)
+    if bound:
+        rest_bound[0] = joker_lower_bound(counts, order, rules.aces_low)
+        if rest_bound[0] > jokers:
+            return {}  # no completion: refuted without the search
     cands: dict[tuple[str, int], list[Shape]] = {}
     for kind, minimum in set(order):
         if kind == "run":
@@ -574,11 +658,9 @@ def contract_options(
             cands[(kind, minimum)] = _set_candidates(counts, minimum, ctx, hand_size)
         if not cands[(kind, minimum)]:
             return {}
-    min_left = [0] * (len(order) + 1)
-    for i in range(len(order) - 1, -1, -1):
-        min_left[i] = min_left[i + 1] + order[i][1]
-    if min_left[0] > hand_size:
-        return {}
+    if bound:
+        for i in range(1, len(order)):
+            rest_bound[i] = joker_lower_bound(counts, order[i:], rules.aces_low)
     result: dict[Shape, tuple[Shape, ...]] = {}
     chosen: list[Shape] = []
     deficit = _Deficit(counts)
@@ -589,7 +671,16 @@ def contract_options(
     }
     per_meld = jokers if rules.max_jokers_per_meld is None else min(jokers,
                                                                        rules.max_jokers_per_meld)
-    table = {k: [c for c in v if c[2] <= per_meld] for k, v in table.items()}
+    # A shape is in no completion if its own missing cards and what the other requirements
+    # need at least (on the whole hand: they share no natural with it) exceed the jokers.
+    others = {k: jokers for k in table}
+    if bound:
+        for k in table:
+            rest = list(order)
+            rest.remove(k)
+            others[k] = jokers - joker_lower_bound(counts, rest, rules.aces_low)
+    table = {k: [c for c in v if c[2] <= per_meld and c[2] <= others[k]]
+             for k, v in table.items()}
     if any(not v for v in table.values()):
         return {}
     # Stop as soon as every candidate shape has a completion.
@@ -625,6 +716,9 @@ def contract_options(
                 return True
         return False
 
+    if not covers(list(pending)):
+        return {}  # SP-4: no candidate meld can hold the dug card
+
     # Without distinct-suit sets, a whole-hand deal or a joker obligation, a combination whose
     # joint bound needs no joker is filled by naturals alone.
     fast_ok = not (rules.set_distinct_suits or ctx.whole_hand or must_cover == JOKER)
@@ -658,7 +752,8 @@ def contract_options(
         lst = table[key]
         first = start_at[i] if i > 0 and order[i - 1] == key else 0
         room = hand_size - used - min_left[i + 1]
-        budget = jokers - deficit.total
+        after = rest_bound[i + 1]
+        budget = jokers - deficit.total - after
         is_run = key[0] == "run"
         for j in range(first, len(lst)):
             if not pending:
@@ -672,7 +767,7 @@ def contract_options(
                 continue
             chosen.append(sh)
             deficit.add(sh, 1)
-            if deficit.total <= jokers:
+            if deficit.total + after <= jokers:
                 start_at[i + 1] = j  # the next meld of the same kind starts here
                 rec(i + 1, used + size)
             deficit.add(sh, -1)

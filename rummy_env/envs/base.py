@@ -257,10 +257,13 @@ class RummyAECEnv(AECEnv):
             except (TypeError, ValueError):
                 raise IllegalActionError(
                     f"action {action!r} is not an integer action id") from None
-        if not 0 <= a < self.layout.n:
-            raise IllegalActionError(f"action {a} is outside Discrete({self.layout.n})")
+        layout = self.layout
+        if not 0 <= a < layout.n:
+            raise IllegalActionError(f"action {a} is outside Discrete({layout.n})")
         st = self.state_obj
-        typed = self.layout.decode(a)
+        typed = layout._decode[a]
+        # The engine's own legal list decides (not the mask handed out, which a caller may
+        # have changed in place).
         if typed not in st.legal_actions():
             if self.illegal_action == "penalize":
                 self._penalize(agent)
@@ -276,14 +279,18 @@ class RummyAECEnv(AECEnv):
         before = st.turn_number
         st.apply(typed, self.np_random)
         self._version += 1
-        if st.turn_number != before and not st.is_deal_over:
-            self._turns_done += 1
         if st.is_deal_over:
             self._finish_deal()
-        elif self._turns_done >= self.max_turns:
-            for x in self.agents:
-                self.truncations[x] = True
-        self._select()
+        elif st.turn_number != before:
+            self._turns_done += 1
+            if self._turns_done >= self.max_turns:
+                for x in self.agents:
+                    self.truncations[x] = True
+        cur = st.current_player
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+        else:
+            self._select()
         if self._rewards_live:
             self._accumulate_rewards()
         if self.render_mode == "human":
