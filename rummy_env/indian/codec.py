@@ -76,8 +76,10 @@ class IndianEncoder:
 
     ``observe`` is on the hot path of every environment step, so it builds the observation in
     two writes: every piece before ``hand_size`` holds small non-negative integers (card counts
-    and one-hots), so they are joined as bytes and converted once; the pieces from
-    ``hand_size`` on are one list of floats. One-hot and constant blocks are precomputed bytes.
+    and one-hots), so they are joined as bytes (the state's count vectors are bytearrays, joined
+    as they are; one-hot and constant blocks are precomputed bytes) and converted to float32
+    in one ``astype``; the pieces from ``hand_size`` on are one list of floats, with the
+    all-zero rows (no pack costs, no scores yet) precomputed.
     """
 
     #: The pieces written as bytes, in layout order (checked in ``__init__``).
@@ -112,6 +114,12 @@ class IndianEncoder:
         self._no_pile = bytes(2 * NUM_TYPES + n + 1)
         self._phase = {ph: [1.0 if q == ph else 0.0 for q in PHASES] for ph in PHASES}
         self._onehot_n = [[1.0 if i == k else 0.0 for i in range(n)] for k in range(n)]
+        self._zeros_n = [0.0] * n
+        # Scratch for the byte pieces: copying bytes in and converting the whole array in one
+        # astype costs less than np.frombuffer, np.empty and a slice assignment.
+        self._head = np.zeros(self.size, dtype=np.uint8)
+        self._full_size = game.rules.hand_size / 14.0
+        self._full_size1 = (game.rules.hand_size + 1) / 14.0
         self._total = float(game.total_cards)
         self._deals = float(game.rules.num_deals)
 
@@ -132,44 +140,60 @@ class IndianEncoder:
     def observe(self, st: IndianState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
         n = self._n
-        hands = st.hands
-        onehot = self._onehot
-        parts = [bytes(hands[seat])]  # counts are < 256
+        pile = st.discard
+        # The byte pieces: the state's count vectors are bytearrays, joined as they are.
+        parts = [st.hands[seat]]
         if st.known_count:
             known = st.known
-            parts += [bytes(known[p]) for p in self._rel[seat]]  # row k: seat (seat + k) % n
+            parts += known[seat:]  # row k: seat (seat + k) % n
+            parts += known[:seat]
         else:
             parts.append(self._no_known)
         parts.append(self._static(st.indicator))
-        parts.append(onehot[st.taken + 1])
-        pile = st.discard
+        parts.append(self._onehot[st.taken + 1])
         if pile:
-            counts = [0] * NUM_TYPES
-            for t in pile:
-                counts[t] += 1
             by = st.discarder[-1]
-            parts += [onehot[pile[-1] + 1], bytes(counts),
-                      self._by[(by - seat) % n if by >= 0 else n]]
+            parts += (self._onehot[pile[-1] + 1], st.pile_counts,
+                      self._by[(by - seat) % n if by >= 0 else n])
         else:
             parts.append(self._no_pile)
-        buf = np.empty(self.size, dtype=np.float32)
-        buf[:self._tail] = np.frombuffer(b"".join(parts), dtype=np.uint8)
+        head = self._head
+        head.data[:self._tail] = b"".join(parts)
+        buf = head.astype(np.float32)  # a new array; its tail is written below
         # Seat rows are the absolute lists rotated to start at the observer (rel order).
-        turns = st.turns_taken
-        sizes = [sum(h) / 14.0 for h in hands]
-        owed = [x / 100.0 for x in st.owed]
-        scores = [x / 100.0 for x in st.scores]
-        had = [1.0 if x else 0.0 for x in turns]
+        phase = st.phase
         packed = st.packed  # bools: numpy stores them as 1.0 / 0.0
+        live = phase == DRAW or phase == PLAY
+        if live:
+            # Sizes follow from the phase in live play (the engine and the scenario loader
+            # keep them so): hand_size cards each, one more for the player to move after
+            # drawing, none for packers. Summing every hand would cost a loop per seat.
+            full = self._full_size
+            sizes = [0.0 if p else full for p in packed]
+            if phase == PLAY:
+                sizes[st.to_move] = self._full_size1
+        else:
+            sizes = [sum(h) / 14.0 for h in st.hands]
+        turns = st.turns_taken
+        had = list(map(bool, turns))
         tail = sizes[seat:] + sizes[:seat] + packed[seat:] + packed[:seat]
-        tail += owed[seat:] + owed[:seat] + had[seat:] + had[:seat]
+        owed = st.owed
+        if any(owed):
+            owed = [x / 100.0 for x in owed]
+            tail += owed[seat:] + owed[:seat]
+        else:
+            tail += self._zeros_n
+        tail += had[seat:] + had[:seat]
         tail += self._onehot_n[(st.to_move - seat) % n]
         tail += self._onehot_n[(st.dealer - seat) % n]
-        tail += scores[seat:] + scores[:seat]
-        phase = st.phase
+        scores = st.scores
+        if any(scores):
+            scores = [x / 100.0 for x in scores]
+            tail += scores[seat:] + scores[:seat]
+        else:
+            tail += self._zeros_n
         tail += self._phase[phase]
         total = self._total
-        live = phase == DRAW or phase == PLAY
         first = live and turns[st.to_move] == (phase == PLAY)
         tail += [len(st.stock) / total, len(pile) / total, len(st.out_of_play) / total,
                  st.turn_number / 100.0, 1.0 if first else 0.0, float(st.stake),

@@ -212,6 +212,8 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
             raise ScenarioError("scenario leaves no card to start the discard pile")
         discard = [rest.pop(0)]
     st.discard = discard
+    for t in discard:
+        st.pile_counts[t] += 1
     st.stock = (stock_top + rest)[::-1]  # listed cards on top (top first), stored top-last
     st.out_of_play = sorted(oop)
     if "discarders" in d:

@@ -16,6 +16,10 @@ phase                 who acts and what they may do
 ``game_over``         nobody: the last deal is settled
 ====================  =====================================================================
 
+Card count vectors (``hands``, ``known``, ``pile_counts``: 53 counts by card type) are
+``bytearray`` objects: they index, add and compare like lists of ints, and the encoder joins them
+into observations without a Python loop.
+
 Actions are plain tuples, turned into integers only by the codec: ``("draw_stock",)``,
 ``("take_discard",)``, ``("pack",)``, ``("hand_rummy",)``, ``("discard", card)``,
 ``("declare", card)`` (discard ``card``, the 14th, and declare).
@@ -137,9 +141,9 @@ def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) 
     3. a *lone* card (no non-wild card of its rank, none of its suit at run distance 1 or 2)
        needs two wild cards of its own meld, and ``k`` lone cards at least ``max(2, k)``.
     """
-    present = list(compress(_NATURALS, hand))
-    if not _has_pure_run(hand, present, tanala):
+    if not _has_pure_run(hand, tanala):
         return False
+    present = list(compress(_NATURALS, hand))
     w, total, worst, lone, _ = _wild_shares(hand, present, wild_rank, tanala)
     if drop:
         total -= worst * drop
@@ -149,18 +153,20 @@ def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) 
     return w >= total - 1e-9
 
 
-def _has_pure_run(hand: Sequence[int], present: list[int], tanala: bool) -> bool:
+#: ``bytes.translate`` table: a card count to 1 if present, else 0.
+_PRESENT = bytes([0] + [1] * 255)
+_THREE = b"\x01\x01\x01"
+
+
+def _has_pure_run(hand: Sequence[int], tanala: bool) -> bool:
     """Test 1 of :func:`could_declare`: three consecutive naturals of a suit (a wild-rank card
-    counting as itself), or three identical cards when a tanala is possible."""
-    full = [0, 0, 0, 0]
-    srb = _SUIT_RANK_BIT
-    for t in present:
-        s, _, bit = srb[t]
-        full[s] |= bit
-    for m in full:
-        m |= (m & 1) << 13
-        if m & (m >> 1) & (m >> 2):
-            return True
+    counting as itself; the ace low or high, C-3), or three identical cards when a tanala is
+    possible. About half the hands fail here, so it is done on bytes, in C: the presence
+    string of each suit, its ace repeated after its king, searched for three in a row."""
+    p = (hand if type(hand) is bytearray else bytearray(hand)).translate(_PRESENT)
+    if (_THREE in p[0:13] + p[0:1] or _THREE in p[13:26] + p[13:14]
+            or _THREE in p[26:39] + p[26:27] or _THREE in p[39:52] + p[39:40]):
+        return True
     return tanala and max(hand) >= 3
 
 
@@ -208,6 +214,17 @@ def _wild_shares(hand: Sequence[int], present: list[int], wild_rank: int, tanala
         if suits == 1 and not m & _NEAR_MASK[r]:
             lone += c
     return w, total, worst, lone, share
+
+
+@functools.lru_cache(maxsize=None)
+def _wild_types(wild_rank: int) -> tuple[bool, ...]:
+    """Per card type: wild when the wild rank is ``wild_rank`` (0: none) (IR-2)."""
+    wild = [False] * NUM_TYPES
+    wild[JOKER] = True
+    if wild_rank:
+        for s in range(4):
+            wild[s * 13 + wild_rank - 1] = True
+    return tuple(wild)
 
 
 @dataclass(frozen=True)
@@ -262,9 +279,13 @@ class IndianState:
         self.dealer = 0
         self.to_move = 0
         self.phase = DRAW
-        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]
+        # Count vectors (hands, known, pile_counts) are bytearrays of 53 counts: they index,
+        # add and compare like lists of ints, and the encoder joins them into an observation
+        # as they are (``bytes`` of a list of ints costs a Python loop; of a bytearray, a copy).
+        self.hands: list[bytearray] = [bytearray(NUM_TYPES) for _ in range(n)]
         self.stock: list[int] = []  # top card last
         self.discard: list[int] = []  # bottom first, top last
+        self.pile_counts = bytearray(NUM_TYPES)  # cards of each type in ``discard``
         self.discarder: list[int] = []  # who discarded each pile card (-1: the first discard)
         self.out_of_play: list[int] = []  # cards of later packers, face down (IR-7)
         self.indicator = 0
@@ -274,7 +295,7 @@ class IndianState:
         self.packed = [False] * n
         self.owed = [0.0] * n  # pack cost owed by each packer (IR-7)
         self.turns_taken = [0] * n  # turns each seat has had this deal (a draw or a pack)
-        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]  # face-up takes
+        self.known: list[bytearray] = [bytearray(NUM_TYPES) for _ in range(n)]  # face-up takes
         self.known_count = 0  # sum of ``known`` (encoders skip the rows when it is 0)
         self.taken = -1  # card type taken from the discard pile this turn (IR-5)
         self.turn_number = 0  # turns started in this deal
@@ -312,12 +333,7 @@ class IndianState:
         g = self.game
         self.indicator = indicator
         self.wild_rank = g.wild_rank_for(indicator)
-        wild = [False] * NUM_TYPES
-        wild[JOKER] = True
-        if self.wild_rank:
-            for s in range(4):
-                wild[s * 13 + self.wild_rank - 1] = True
-        self.wild = tuple(wild)
+        self.wild = _wild_types(self.wild_rank)
         doubled = indicator == JOKER and self.rules.double_stakes_on_joker_indicator
         self.stake = 2 if doubled else 1  # IR-11
 
@@ -349,15 +365,16 @@ class IndianState:
         """An independent copy of this position."""
         new = IndianState.__new__(IndianState)
         new.__dict__.update(self.__dict__)
-        new.hands = [list(h) for h in self.hands]
+        new.hands = [bytearray(h) for h in self.hands]
         new.stock = list(self.stock)
         new.discard = list(self.discard)
+        new.pile_counts = bytearray(self.pile_counts)
         new.discarder = list(self.discarder)
         new.out_of_play = list(self.out_of_play)
         new.packed = list(self.packed)
         new.owed = list(self.owed)
         new.turns_taken = list(self.turns_taken)
-        new.known = [list(k) for k in self.known]
+        new.known = [bytearray(k) for k in self.known]
         new.scores = list(self.scores)
         new.deal_delta = list(self.deal_delta)
         new.last_deal_delta = list(self.last_deal_delta)
@@ -371,19 +388,23 @@ class IndianState:
         seat after the dealer plays first (C-5)."""
         g, n = self.game, self.n
         self.deal = deal
-        cards = g.deck_array[rng.permutation(g.total_cards)].tolist()
+        # rng.permutation(deck) makes the same swaps as rng.permutation(len(deck)) (the same
+        # draws from the generator), so this is deck[permutation] without the fancy index.
+        cards = rng.permutation(g.deck_array).tolist()
         self.set_indicator(cards[0])
         h = self.rules.hand_size
         first = (self.dealer + 1) % n
-        hands = self.hands = [[0] * NUM_TYPES for _ in range(n)]
+        hands = self.hands = [bytearray(NUM_TYPES) for _ in range(n)]
         for k in range(n):  # card 1 + i goes to seat (first + i) % n
             hand = hands[(first + k) % n]
             for t in cards[1 + k:1 + h * n:n]:
                 hand[t] += 1
-        rest = cards[1 + h * n:]
-        self.discard = [rest[0]]
+        top = cards[1 + h * n]
+        self.discard = [top]
         self.discarder = [-1]
-        self.stock = rest[1:][::-1]  # top card last
+        pile = self.pile_counts = bytearray(NUM_TYPES)
+        pile[top] = 1
+        self.stock = cards[:1 + h * n:-1]  # the rest after the first discard, top card last
         self.out_of_play = []
         self._reset_deal_state()
         self.to_move = first
@@ -394,7 +415,7 @@ class IndianState:
         self.packed = [False] * n
         self.owed = [0.0] * n
         self.turns_taken = [0] * n
-        self.known = [[0] * NUM_TYPES for _ in range(n)]
+        self.known = [bytearray(NUM_TYPES) for _ in range(n)]
         self.known_count = 0
         self.taken = -1
         self.turn_number = 0
@@ -534,6 +555,7 @@ class IndianState:
         elif kind == "take_discard":
             t = self.discard.pop()
             self.discarder.pop()
+            self.pile_counts[t] -= 1
             self.hands[seat][t] += 1
             self.known[seat][t] += 1
             self.known_count += 1
@@ -553,6 +575,7 @@ class IndianState:
                 self.known_count -= 1
             self.discard.append(t)
             self.discarder.append(seat)
+            self.pile_counts[t] += 1
             if kind == "declare":
                 # IR-6; IR-10: on the declarer's first turn, an early declaration.
                 self._settle(seat, "early_declare" if self.turns_taken[seat] == 1 else "declare")
@@ -575,9 +598,9 @@ class IndianState:
             self.owed[seat] = float(r.later_pack_cost)
             self.out_of_play.extend(cards)
             self.out_of_play.sort()
-        self.hands[seat] = [0] * NUM_TYPES
+        self.hands[seat] = bytearray(NUM_TYPES)
         self.known_count -= sum(self.known[seat])
-        self.known[seat] = [0] * NUM_TYPES
+        self.known[seat] = bytearray(NUM_TYPES)
         self.packed[seat] = True
         self.turns_taken[seat] += 1
         left = self.active()
