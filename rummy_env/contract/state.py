@@ -686,7 +686,9 @@ class ContractState:
             out.extend(("discard", t) for t in allowed)
             if self.rules.shanghai and sum(hand) >= 2:
                 # SH-6a: a discard that fits a table meld may be announced.
-                out.extend(("announce", t) for t in allowed if self._layoffs_of(t))
+                # (each type's lay-offs do not depend on the rest of the hand: one pass)
+                fits = {a[1] for a in self._layoffs(hand, self.table)}
+                out.extend(("announce", t) for t in allowed if t in fits)
         return out
 
     # ------------------------------------------------------------------ applying
