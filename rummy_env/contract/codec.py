@@ -242,17 +242,27 @@ class ContractEncoder:
         return buf
 
     def _table_block(self, st: ContractState, seat: int) -> np.ndarray:
-        n, o = self.game.num_players, self._off
+        """The table pieces seen from ``seat``: what every seat sees (kinds, cards) is built
+        once per table version with one ``bincount``; each viewer adds its owner one-hots."""
+        n, o = self._n, self._off
         start = self._table_start
-        block = np.zeros(self.size - start, dtype=np.float32)
-        mo, mk = o["meld_owner"] - start, o["meld_kind"] - start
-        mc, mj = o["meld_cards"] - start, o["meld_jokers"] - start
-        for i, m in enumerate(st.table):
-            block[mo + i * n + (m.owner - seat) % n] = 1
-            block[mk + i * 2 + (m.kind == "run")] = 1
-            base_c, base_j = mc + i * 52, mj + i * 52
-            for c, t in zip(m.cards, m.stands):
-                block[(base_j if c != t else base_c) + t] += 1  # wild: stands for another
+        common = st.table_cache.get("obs")
+        if common is None:
+            mk, mc, mj = (o["meld_kind"] - start, o["meld_cards"] - start,
+                          o["meld_jokers"] - start)
+            idx = []
+            for i, m in enumerate(st.table):
+                idx.append(mk + i * 2 + (m.kind == "run"))
+                base_c, base_j = mc + i * 52, mj + i * 52
+                # a wild card counts where it stands for another card
+                idx += [(base_j if c != t else base_c) + t for c, t in zip(m.cards, m.stands)]
+            common = st.table_cache["obs"] = np.bincount(
+                idx, minlength=self.size - start).astype(np.float32)
+        block = common.copy()
+        at = o["meld_owner"] - start
+        for m in st.table:
+            block[at + (m.owner - seat) % n] = 1
+            at += n
         return block
 
     def state(self, st: ContractState) -> np.ndarray:
