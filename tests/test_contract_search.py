@@ -1,9 +1,10 @@
-"""The contract search's lower bound (``rummy_env.contract.melds.joker_lower_bound``).
+"""The contract search's shortcuts (``rummy_env.contract.melds``).
 
-The bound refutes hands before the search and prunes inside it, so it must never exceed what a
-completion really needs: ``contract_options`` with and without it must give the same shapes on
-every preset's contracts (CR-3, CR-5, SP-4, SH-2, PR-5), and the bound must not exceed the
-jokers of any hand that has a completion. The independent brute-force reference
+The joker lower bound refutes hands before the search and prunes inside it, so it must never
+exceed what a completion really needs; where the bound is exact, a combination whose melds each
+surely get a natural skips the fill. ``contract_options`` with and without each shortcut must
+give the same shapes on every preset's contracts (CR-3, CR-4, CR-5, SP-4, SH-2, PR-5), and the
+bound must not exceed the jokers of any hand that has a completion. The independent brute-force reference
 (``tests/test_masks_bruteforce.py``) checks the masks that the search builds.
 """
 
@@ -14,6 +15,7 @@ import random
 import pytest
 
 from rummy_env.cards import JOKER
+from rummy_env.contract import melds
 from rummy_env.contract.melds import ContractContext, contract_options, joker_lower_bound
 from rummy_env.contract.rules import PRESETS
 
@@ -53,7 +55,7 @@ def _hand_near_contract(rng: random.Random, reqs: list[tuple[str, int]], extra: 
 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))
-def test_bound_never_changes_the_contract_options(variant):
+def test_shortcuts_never_change_the_contract_options(variant, monkeypatch):
     rules = PRESETS[variant]
     rng = random.Random(f"bound-{variant}")
     checked = found = 0
@@ -72,6 +74,10 @@ def test_bound_never_changes_the_contract_options(variant):
             with_bound = contract_options(hand, reqs, ctx, (), must_cover)
             without = contract_options(hand, reqs, ctx, (), must_cover, bound=False)
             assert with_bound.keys() == without.keys(), (variant, deal, hand, must_cover)
+            with monkeypatch.context() as m:  # every combination goes through allocate()
+                m.setattr(melds, "_own_naturals", lambda *args: False)
+                filled = contract_options(hand, reqs, ctx, (), must_cover)
+            assert filled.keys() == without.keys(), (variant, deal, hand, must_cover)
             if without:
                 found += 1
                 assert joker_lower_bound(hand, reqs, rules.aces_low) <= hand[JOKER]

@@ -601,6 +601,30 @@ def _run_slot_costs(row: tuple[int, ...], m: int, k: int, aces_low: bool) -> tup
     return tuple(costs[:k])
 
 
+def _own_naturals(combo: Sequence[Shape], counts: Sequence[int], needed: bool) -> bool:
+    """True if each shape of ``combo`` surely gets a natural card (CR-4) when ``needed``:
+    the shapes want pairwise different card types and each has one in hand. False also when
+    shapes compete for a type (then :func:`allocate` decides)."""
+    if not needed:
+        return True
+    seen: set[int] = set()
+    for sh in combo:
+        types = _slot_types(sh) if sh[0] == "run" else _SET_TYPES[sh[1]]
+        if not seen.isdisjoint(types):
+            return False
+        seen.update(types)
+        for t in types:
+            if counts[t]:
+                break
+        else:
+            return False
+    return True
+
+
+#: The four natural types of each rank (index 1..13), for :func:`_own_naturals`.
+_SET_TYPES = [()] + [tuple(card(r, s) for s in range(4)) for r in range(1, 14)]
+
+
 def contract_options(
     counts: Sequence[int],
     reqs: Sequence[tuple[str, int]],
@@ -722,6 +746,10 @@ def contract_options(
     # Without distinct-suit sets, a whole-hand deal or a joker obligation, a combination whose
     # joint bound needs no joker is filled by naturals alone.
     fast_ok = not (rules.set_distinct_suits or ctx.whole_hand or must_cover == JOKER)
+    # Then, without a per-meld joker limit, the bound is exact: runs take their own naturals
+    # (they have no choice), sets take any natural of their rank the runs leave, and every
+    # missing card is a joker.
+    exact_bound = fast_ok and rules.max_jokers_per_meld is None
     nlev = len(order)
     start_at = [0] * (nlev + 1)  # index to start from at each level (same-kind de-duplication)
 
@@ -738,6 +766,9 @@ def contract_options(
                 if fast_ok and deficit.total == 0:
                     # Every slot gets a natural card: the fill cannot fail.
                     fill: Any = True
+                elif exact_bound and _own_naturals(combo, counts, rules.meld_needs_natural):
+                    # The bound is the fill's joker count and every meld has a natural.
+                    fill = True
                 else:
                     fill = allocate(combo, counts, rules, ctx.whole_hand, must_cover)
                 if fill is not None and (
