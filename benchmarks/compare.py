@@ -39,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,15 +80,18 @@ def _run_rummy_env(seconds: float, seed: int) -> tuple[int, int, float]:
     return steps, games, time.perf_counter() - start
 
 
-def _run_open_spiel(seconds: float, seed: int) -> tuple[int, int, float]:
+def _run_open_spiel(seconds: float, seed: int,
+                    clock: Callable[[], float] = time.perf_counter) -> tuple[int, int, float]:
+    """OpenSpiel gin_rummy under the shared random masked play (``benchmarks/throughput.py
+    --reference`` runs it in-process, on its own clock, as the calibration point)."""
     import numpy as np
     import pyspiel
 
     game = pyspiel.load_game("gin_rummy")
     rng = np.random.default_rng(seed)
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -102,7 +106,7 @@ def _run_open_spiel(seconds: float, seed: int) -> tuple[int, int, float]:
             state.apply_action(int(legal[rng.integers(len(legal))]))
             steps += 1
         games += 1
-    return steps, games, time.perf_counter() - start
+    return steps, games, clock() - start
 
 
 def _run_rlcard(seconds: float, seed: int) -> tuple[int, int, float]:

@@ -18,6 +18,13 @@ For each variant (at ``--players``, or the variant's own count where that is not
   step in the last quarter of each game's steps over the mean in its first quarter (1.0: no
   growth).
 
+* ``x OS gin`` (with ``--reference``): the variant's AEC steps/s over OpenSpiel's C++
+  ``gin_rummy`` under the same random masked play (``observation_tensor`` and
+  ``legal_actions_mask`` each decision; ``benchmarks/compare.py``), measured in this process
+  right after each ``aec/s`` run, the median of the per-round ratios; ``target x``: issue 6's
+  target for the variant over OpenSpiel's figure on these machines (19,700 steps/s), so the
+  two columns compare on any machine and under any load. Needs the ``bench`` extra.
+
 Every figure is the median of ``--repeats`` runs (runs of one variant alternate between the
 measures). Machines here are shared and noisy: compare medians and ratios, never single runs;
 ``--clock cpu`` times this process's CPU time instead of wall time, which other work on a busy
@@ -27,11 +34,13 @@ machine disturbs less.
     python benchmarks/throughput.py --variants indian_rummy --players 2 4 6 --seconds 5
     python benchmarks/throughput.py --seconds 0.02 --repeats 1 --instances 2 --max-turns 40
                                                           # a smoke run (the CI test)
+    python benchmarks/throughput.py --clock cpu --reference   # with the OpenSpiel calibration
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
@@ -51,6 +60,13 @@ import rummy_env  # noqa: E402
 #: Steps after which a raw-engine deal is abandoned (random play can cycle for long).
 RAW_STEP_CAP = 5000
 
+#: OpenSpiel gin_rummy with observation and mask, measured on these machines (issue 6).
+OPENSPIEL_GIN_STEPS_PER_S = 19_700.0
+#: Issue 6's AEC steps/s targets (gin: 1.5x OpenSpiel with observations); others: 10,000.
+TARGETS = {"contract_rummy": 15_000.0, "indian_rummy": 25_000.0,
+           "manipulation_rummy": 3_000.0, "gin_rummy": 1.5 * OPENSPIEL_GIN_STEPS_PER_S}
+DEFAULT_TARGET = 10_000.0
+
 #: The clock of every measure: wall time (what a user waits) or, with ``--clock cpu``, this
 #: process's CPU time, steadier on a shared machine where other work steals the cores.
 clock = time.perf_counter
@@ -68,6 +84,12 @@ class Result:
     kb_per_env: float
     steps_per_episode: float
     late_over_early: float
+    reference_ratio: float | None = None  # aec/s over OpenSpiel gin's (``--reference``)
+
+    @property
+    def target_ratio(self) -> float:
+        """Issue 6's target for this variant over OpenSpiel gin's figure on these machines."""
+        return TARGETS.get(self.variant, DEFAULT_TARGET) / OPENSPIEL_GIN_STEPS_PER_S
 
 
 def players_for(name: str, wanted: int) -> int:
@@ -212,14 +234,34 @@ def growth(name: str, players: int, seconds: float, seed: int,
     return late / early if early > 0 else 1.0
 
 
+def _open_spiel_runner():
+    """compare.py's OpenSpiel gin worker, or None without pyspiel (the ``bench`` extra)."""
+    if importlib.util.find_spec("pyspiel") is None:
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare.py")
+    spec = importlib.util.spec_from_file_location("bench_compare", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod._run_open_spiel
+
+
+def reference_rate(runner, seconds: float, seed: int) -> float:
+    """OpenSpiel gin_rummy steps/s on this module's clock."""
+    steps, _, elapsed = runner(seconds, seed, clock)
+    return steps / elapsed
+
+
 def measure(name: str, players: int, seconds: float, repeats: int, instances: int,
-            max_turns: int | None = None) -> Result:
-    """Medians over ``repeats`` rounds of every measure of one variant."""
-    aec, raw, reset, mem, per_ep, grow = [], [], [], [], [], []
+            max_turns: int | None = None, reference=None) -> Result:
+    """Medians over ``repeats`` rounds of every measure of one variant; with a ``reference``
+    runner, also the median ratio of each round's AEC rate to OpenSpiel gin's right after."""
+    aec, raw, reset, mem, per_ep, grow, ratio = [], [], [], [], [], [], []
     for r in range(repeats):
         seed = 1000 * r
         rate, steps, episodes = aec_rate(name, players, seconds, seed, max_turns)
         aec.append(rate)
+        if reference is not None:
+            ratio.append(rate / reference_rate(reference, seconds, seed))
         per_ep.append(steps / max(1, episodes))
         raw.append(raw_rate(name, players, seconds, seed, max_turns))
         reset.append(reset_us(name, players, seconds / 4, seed))
@@ -227,17 +269,23 @@ def measure(name: str, players: int, seconds: float, repeats: int, instances: in
         grow.append(growth(name, players, seconds, seed, max_turns))
     med = statistics.median
     return Result(name, players, med(aec), med(raw), med(reset), med(mem), med(per_ep),
-                  med(grow))
+                  med(grow), med(ratio) if ratio else None)
 
 
 HEADER = (f"{'variant':28s} {'players':>7s} {'aec/s':>9s} {'raw/s':>9s} {'reset us':>9s} "
           f"{'KB/env':>8s} {'steps/ep':>9s} {'late/early':>10s}")
 
 
+REFERENCE_HEADER = f" {'x OS gin':>9s} {'target x':>9s}"
+
+
 def row(r: Result) -> str:
-    return (f"{r.variant:28s} {r.players:7d} {r.aec_steps_per_s:9,.0f} {r.raw_steps_per_s:9,.0f} "
-            f"{r.reset_us:9,.0f} {r.kb_per_env:8,.0f} {r.steps_per_episode:9,.0f} "
-            f"{r.late_over_early:10.2f}")
+    text = (f"{r.variant:28s} {r.players:7d} {r.aec_steps_per_s:9,.0f} "
+            f"{r.raw_steps_per_s:9,.0f} {r.reset_us:9,.0f} {r.kb_per_env:8,.0f} "
+            f"{r.steps_per_episode:9,.0f} {r.late_over_early:10.2f}")
+    if r.reference_ratio is not None:
+        text += f" {r.reference_ratio:9.2f} {r.target_ratio:9.2f}"
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> list[Result]:
@@ -254,6 +302,9 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
                          "runs")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall time, or this process's CPU time (steadier on a busy machine)")
+    ap.add_argument("--reference", action="store_true",
+                    help="also run OpenSpiel gin_rummy after each AEC run and report the "
+                         "ratio (needs the bench extra)")
     args = ap.parse_args(argv)
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -261,11 +312,16 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     if unknown:
         ap.error(f"unknown variant(s) {', '.join(unknown)}; allowed: "
                  + ", ".join(rummy_env.VARIANTS))
-    print(HEADER, flush=True)
+    reference = _open_spiel_runner() if args.reference else None
+    if args.reference and reference is None:
+        print("--reference: pyspiel is not installed (pip install -e '.[bench]'); "
+              "measuring without it", flush=True)
+    print(HEADER + (REFERENCE_HEADER if reference else ""), flush=True)
     results = []
     for name in args.variants:
         for n in dict.fromkeys(players_for(name, p) for p in args.players):
-            res = measure(name, n, args.seconds, args.repeats, args.instances, args.max_turns)
+            res = measure(name, n, args.seconds, args.repeats, args.instances, args.max_turns,
+                          reference)
             results.append(res)
             print(row(res), flush=True)
     return results

@@ -39,3 +39,22 @@ def test_throughput_covers_every_variant(capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:3] == ["variant", "players", "aec/s"]
     assert [line.split()[0] for line in out[1:]] == list(rummy_env.VARIANTS)
+
+
+def test_throughput_reference_column(capsys) -> None:
+    """``--reference`` adds the ratio to OpenSpiel gin where pyspiel is installed (the bench
+    extra), and says so and measures without it where it is not."""
+    mod = _load("throughput")
+    results = mod.main(["--variants", "contract_rummy", "--seconds", "0.05", "--repeats", "1",
+                        "--instances", "2", "--max-turns", "40", "--reference"])
+    out = capsys.readouterr().out.splitlines()
+    (r,) = results
+    assert r.target_ratio == 15_000 / 19_700
+    if importlib.util.find_spec("pyspiel") is None:
+        assert r.reference_ratio is None
+        assert "pyspiel is not installed" in out[0]
+        assert "x OS gin" not in out[1]
+    else:
+        assert math.isfinite(r.reference_ratio) and r.reference_ratio > 0
+        assert out[0].endswith("x OS gin  target x")
+        assert out[1].split()[0] == "contract_rummy" and len(out[1].split()) == 10
