@@ -56,7 +56,8 @@ from rummy_env.cards import (
 )
 from rummy_env.contract.melds import (
     ContractContext, Shape, TableMeld, allocate, apply_layoff, contract_options, iter_shapes,
-    joker_layoff_stand, layoff_natural_pos, pos_type, req_for_shape, shape_cards,
+    joker_layoff_stand, joker_lower_bound, layoff_natural_pos, pos_type, req_for_shape,
+    shape_cards,
 )
 from rummy_env.contract.rules import ContractRules
 from rummy_env.errors import IllegalActionError
@@ -338,10 +339,32 @@ class ContractState:
             if self.rules.buy_before_draw and self._may_buy(self.to_move):
                 out.append(("buy",))  # PR-6: the player to move buys before its draw
         if self.rules.dig:
-            for depth in range(2, len(self.discard) + 1):
+            first = 2 if self.melded[self.to_move] else self._dig_floor()
+            for depth in range(first, len(self.discard) + 1):
                 if self._dig_ok(depth):
                     out.append(("dig", depth))
         return out
+
+    def _dig_floor(self) -> int:
+        """SP-4 for a player who has not melded: 2 (try every dig depth), or
+        ``len(pile) + 1`` (none) when the joker lower bound refutes the deepest dig. A shallower
+        dig holds fewer of the pile's cards, which never lowers the bound below the jokers, so
+        it is refuted too: one bound instead of one contract search per depth, the common case.
+        Wild cards count as jokers here, the view that the bound refutes least."""
+        r = self.rules
+        reqs = self.contract_left  # as _contract_opts: the contract melds still to lay
+        if reqs is None:
+            c = r.contracts[self.deal - 1]
+            reqs = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+        h = list(self.hands[self.to_move])
+        for t in self.discard:
+            h[t] += 1
+        if r.wild_ranks:
+            for t in range(52):
+                if h[t] and r.is_wild(t):
+                    h[JOKER] += h[t]
+                    h[t] = 0
+        return 2 if joker_lower_bound(h, reqs, r.aces_low) <= h[JOKER] else len(self.discard) + 1
 
     def _dig_ok(self, depth: int) -> bool:
         """SP-4: a dig of ``depth`` cards is legal only if the deepest one can be put on the
