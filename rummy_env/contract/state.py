@@ -98,6 +98,11 @@ class ContractGame:
         object.__setattr__(self, "shapes", tuple(iter_shapes(self.rules, max_set)))
         object.__setattr__(self, "max_dig", self.total_cards if self.rules.dig else 1)
         object.__setattr__(self, "phases", PHASES if self.rules.shanghai else PHASES[:5])
+        r = self.rules
+        object.__setattr__(self, "contexts", tuple(
+            ContractContext(rules=r, contract=c, whole_hand=d in r.whole_hand_deals,
+                            contiguity=d in r.contiguity_deals)
+            for d, c in enumerate(r.contracts, start=1)))
 
     packs: int = 0
     num_jokers: int = 0
@@ -108,6 +113,7 @@ class ContractGame:
     shapes: tuple[Shape, ...] = ()
     max_dig: int = 1
     phases: tuple[str, ...] = ()
+    contexts: tuple[ContractContext, ...] = ()  # what the contract search needs, per deal
 
     def new_state(self, rng: np.random.Generator, first_deal: int = 1,
                   scores: Sequence[int] | None = None) -> ContractState:
@@ -185,13 +191,7 @@ class ContractState:
         return self.phase == GAME_OVER
 
     def contract_ctx(self) -> ContractContext:
-        r = self.rules
-        return ContractContext(
-            rules=r,
-            contract=r.contracts[self.deal - 1],
-            whole_hand=self.deal in r.whole_hand_deals,
-            contiguity=self.deal in r.contiguity_deals,
-        )
+        return self.game.contexts[self.deal - 1]
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
