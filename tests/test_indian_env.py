@@ -22,7 +22,7 @@ from pettingzoo.test import api_test, seed_test
 import rummy_env
 from rummy_env.cards import JOKER, card_str, counts_to_list
 from rummy_env.errors import IllegalActionError, RuleConfigError, ScenarioError
-from rummy_env.indian.solver import declare_discards
+from rummy_env.indian.solver import can_declare, declare_discards
 
 VARIANT = "indian_rummy"
 PLAYERS = [2, 4, 6, 7, 10]
@@ -55,11 +55,21 @@ def test_registry_and_versioned_module() -> None:
 
 # --------------------------------------------------------------------------- soak
 def _solver_declares(st) -> list[int]:
-    """IR-6 from the solver's own ``declare_discards`` (a different code path from the mask's),
-    less the card taken from the discard pile this turn (IR-5)."""
+    """IR-6 from the solver's own ``declare_discards``, less the card taken from the discard
+    pile this turn (IR-5); checked against ``can_declare`` on each 13 left by one discard (a
+    different code path from the mask's all-discards search, and from its fast checks)."""
     r, hand = st.rules, st.hands[st.to_move]
-    opts = declare_discards(counts_to_list(hand), st.wild_rank, st.game.packs,
+    cards = counts_to_list(hand)
+    opts = declare_discards(cards, st.wild_rank, st.game.packs,
                             sets_of_four=r.sets_of_four, tanala=r.tanala)
+    each = []
+    for t in sorted(set(cards)):
+        rest = list(cards)
+        rest.remove(t)
+        if can_declare(rest, st.wild_rank, st.game.packs, sets_of_four=r.sets_of_four,
+                       tanala=r.tanala):
+            each.append(t)
+    assert opts == each, (cards, st.wild_rank)
     return [t for t in opts if t != st.taken]
 
 
