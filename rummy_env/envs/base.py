@@ -262,22 +262,24 @@ class RummyAECEnv(AECEnv):
             raise IllegalActionError(f"action {a} is outside Discrete({layout.n})")
         st = self.state_obj
         typed = layout._decode[a]
-        # The engine's own legal list decides (not the mask handed out, which a caller may
-        # have changed in place).
-        if typed not in st.legal_actions():
+        before = st.turn_number
+        # The engine's apply() checks the action against its own legal list first and leaves
+        # the position unchanged when it is not there (not the mask handed out, which a caller
+        # may have changed in place), so nothing here has changed yet either.
+        try:
+            st.apply(typed, self.np_random)
+        except IllegalActionError:
             if self.illegal_action == "penalize":
                 self._penalize(agent)
                 return
             raise IllegalActionError(
                 f"{agent} played {a} ({self.layout.to_string(a)!r}), not legal in phase "
                 f"{st.phase!r}; legal: {self.legal_action_strings()[:12]}"
-            )
+            ) from None
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_live:
             self._clear_rewards()
             self._rewards_live = False
-        before = st.turn_number
-        st.apply(typed, self.np_random)
         self._version += 1
         if st.is_deal_over:
             self._finish_deal()
