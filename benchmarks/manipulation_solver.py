@@ -5,13 +5,16 @@ Three measurements:
 1. ``is_valid_table`` on random valid tables of about 30, 60 and 100 cards (random groups and
    sequences from two packs), and on the same tables less one card (mostly invalid), in
    milliseconds per call (memo cleared first: every call is a real solve);
-2. ``step_options`` (the whole meld mask) at the start of a turn on such tables, with a random
-   10-card hand and no jokers, then with one joker in the hand (one table, sizes up to
-   ``--joker-max``: with a joker in play the mask asks about 52 meanings, each a run of the
-   programme with one joker to place, which takes seconds on 60-card tables);
+2. ``step_options`` (the whole meld mask, one forward-backward sweep of the programme) at the
+   start of a turn on such tables, with a random 10-card hand and no jokers, then with one
+   joker in the hand (one table, sizes up to ``--joker-max``: a joker that may stand for any
+   card multiplies the programme's states, which takes seconds on large tables);
 3. random masked play through ``rummy_env.make("manipulation_rummy")`` at 4 players: AEC
    steps per second and seconds per game (``--max-turns`` per game; full games with
    ``--max-turns 0``).
+
+Times are this process's CPU time (``time.process_time``), steadier than wall time on a
+shared machine.
 
     python benchmarks/manipulation_solver.py
     python benchmarks/manipulation_solver.py --tables 5 --games 3 --max-turns 0
@@ -64,10 +67,10 @@ def random_hand(rng: random.Random, tab: tuple[int, ...], jokers: int) -> tuple[
 
 
 def timed(fn, args_list) -> float:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for a in args_list:
         fn(a)
-    return (time.perf_counter() - t0) / max(1, len(args_list)) * 1e3
+    return (time.process_time() - t0) / max(1, len(args_list)) * 1e3
 
 
 def main() -> None:
@@ -108,7 +111,7 @@ def main() -> None:
                          max_turns=args.max_turns or 10_000)
     nrng = np.random.default_rng(args.seed)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for g in range(args.games):
         env.reset(seed=g)
         for agent in env.agent_iter():
@@ -119,7 +122,7 @@ def main() -> None:
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[nrng.integers(len(legal))]))
             steps += 1
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     print(f"random play, 4 players, max_turns={args.max_turns or 'none'}: {steps / dt:,.0f} "
           f"steps/s, {dt / args.games:.2f} s per game ({steps / args.games:.0f} steps)")
 

@@ -183,9 +183,9 @@ def _solver_mask(state) -> set:
     return out
 
 
-def _random_position(rng: random.Random):
+def _random_position(rng: random.Random, joker_odds: tuple[float, float] = (0.3, 0.2)):
     """A small valid table (one or two melds, maybe a joker in it), a few hand cards near it,
-    maybe a joker in hand or a freed joker pending."""
+    maybe a joker in hand or a freed joker pending (with probabilities ``joker_odds``)."""
     nat = [0] * 52
     jok = [0] * 52
     jokers_left = 2
@@ -209,10 +209,10 @@ def _random_position(rng: random.Random):
             t = s * 13 + (r0 + rng.choice((-2, -1, 1, 2))) % 13
         hand[t] += 1
     pending = 0
-    if jokers_left and rng.random() < 0.3:
+    if jokers_left and rng.random() < joker_odds[0]:
         hand[JOKER] += 1
         jokers_left -= 1
-    if jokers_left and rng.random() < 0.2:
+    if jokers_left and rng.random() < joker_odds[1]:
         pending = 1
     locked = [0] * 52
     return _key(nat, jok, locked, pending, hand, pending > 0)
@@ -234,6 +234,25 @@ def test_step_options_agree_with_brute_force_on_small_positions() -> None:
         checked += 1
         nonempty += bool(want)
     assert nonempty > 40
+
+
+def test_step_options_agree_with_brute_force_with_jokers_in_play() -> None:
+    """The forward-backward sweep answers every candidate step from one pass: check it on
+    positions where jokers are mostly in hand or waiting (the joker steps are candidates at
+    every type), with a bound joker often on the table too."""
+    rng = random.Random(4242)
+    checked = with_joker = nonempty = 0
+    while checked < 50:
+        state = _random_position(rng, (0.6, 0.5))
+        if sum(state[4]) + sum(state[0]) + sum(state[1]) > 8:
+            continue
+        want = _bf_mask(state)
+        assert _solver_mask(state) == want, state
+        assert bool(want) == _reach(state, True)
+        checked += 1
+        with_joker += bool(state[3] or state[4][JOKER])
+        nonempty += bool(want)
+    assert with_joker > 25 and nonempty > 12
 
 
 @pytest.mark.parametrize("hand,table,pending,expected", [

@@ -30,19 +30,39 @@ value stored per key is a bit set of (``d``, ``used``): ``d`` is the running ``x
 must be placed and the hand's jokers may be (``F <= d <= F + hand jokers``), and at least one
 hand card must have been added in the turn (MR-4). Every table reachable from the position
 through single steps is one of these choices, and every choice is reachable, so the answer is
-exact; :func:`step_options` asks, per step, for a completion that makes that step's choice at
-that type (``a >= 1`` for playing a natural, ``x >= 1`` for a joker), without further frees
-(frees come first: a free is offered when the turn can end after it, which
-:func:`can_complete` answers by trying the at most two frees and then one run without frees).
-Each such query differs from the plain run only at its own card, so it resumes from the
-states recorded before that card's layer.
+exact.
 
-Cost: the programme is pure Python; with no joker to place it takes about a millisecond on a
-30-card table and tens of milliseconds at 60; every joker that may still be placed multiplies
-the states (it may stand for any card next to a natural one), so masks with a joker in hand
-or waiting take seconds on large tables (``benchmarks/manipulation_solver.py``).
-A fast necessary condition rules most candidate steps out before the programme runs, and
-answers are memoised on the whole query (table, hand, bindings).
+The mask (:func:`step_options`) comes from one forward and one backward sweep
+(:class:`_Sweep`) instead of one run per candidate step. The sweep's layers are the 52 types
+(a rank's end, where its group cards must split into groups, is a layer of its own) and the
+four ace-high layers. Forward: the keys reachable before each layer with their values, and
+each key's moves (kept). Backward: per forward key, the values from which the rest reaches
+an accepted end, through moves into forward keys only (a value the forward pass reaches
+moves only into forward keys, so these sets are exact on every such value). Playing a hand
+card ``t`` (``a >= 1`` at ``t``) or a joker as ``t`` (``x >= 1``, the joker may then sit in a
+group as that suit) is possible exactly when some forward key before ``t``'s layer, moved by
+such a choice and on through the rest of the rank, meets a value the backward set after the
+rank's end accepts. Pruning bounds (what the next cards can hold) are taken loose enough for
+every candidate's choices; a looser bound prunes less, never wrongly. ``finish`` is read off
+the forward pass (the end reached with ``d = 0`` and no hand card: the table as it stands).
+
+Frees come first: playing a card or a joker is offered when the turn can end validly without
+freeing another joker; a free is offered when the turn can end after it. Two exact shortcuts
+answer most frees: freeing a joker with the table's card and playing it again as that card
+changes nothing, so any end without frees will do; freeing it with the hand's card and playing
+it again as that card is playing the card. The rest go to :func:`can_complete` on the turn
+after the free, which tries the at most two further frees, then one forward run without frees
+(frees as choices of a single run would be exact too, but every freeable joker is then a
+joker to place anywhere, which multiplies the states).
+
+Cost: pure Python, about twice one run of the programme per mask (plus one forward run per
+free the shortcuts do not settle). Without a joker to place, a run visits tens of keys per
+layer on a 30-card table and hundreds at 60-70 cards (milliseconds to tens of milliseconds);
+every joker that may still be placed multiplies the keys (it may stand for any card next to a
+natural one: up to tens of thousands of keys per layer at 70 cards, seconds per mask).
+``benchmarks/manipulation_solver.py`` measures it. Answers are memoised on the whole query
+(table, hand, bindings); :func:`is_valid_table` and :func:`arrange` use the plain programme
+(:func:`_run`).
 """
 
 from __future__ import annotations
@@ -150,13 +170,10 @@ def _options(m: int, h: int, j: int, nat_ok: bool, wilds: int, need: str) -> tup
 
 def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
          naturals: Sequence[int], pending: int, added: bool, need_t: int, need: str,
-         accept_min_d: int | None = None, parents: list | None = None,
-         record: list | None = None, resume: list | None = None) -> bool:
+         parents: list | None = None) -> bool:
     """The layered programme (see the module docstring). ``parents``, if a list, receives one
-    dict per layer (new key -> (old key, choice)) for :func:`arrange`. ``record``, if a list,
-    receives the states before each layer; ``resume`` (such a record of a run with the same
-    cards and no ``need``) starts at ``need_t``'s layer from the recorded states, which are
-    the same up to there (the record's pruning may be weaker, never wrong)."""
+    dict per layer (new key -> (old key, choice)) for :func:`arrange`. ``need`` at type
+    ``need_t`` restricts that type's choices as in :func:`_options`."""
     hj = hand[JOKER] if len(hand) > JOKER else 0
     jtot = sum(freeable)
     dlo = -jtot
@@ -207,14 +224,8 @@ def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
     group_rank = [sum(1 for q in range(4) if cmax[q * 13 + r0]) + wilds >= 3 for r0 in range(13)]
     cur: dict[int, int] = {0: 1 << (0 - dlo)}
     track = parents is not None
-    first = 0
-    if resume is not None and need_t >= 0:
-        first = (need_t % 13) * 4 + need_t // 13
-        cur = resume[first]
-    for li in range(first, len(_LAYERS)):
+    for li in range(len(_LAYERS)):
         r, s = _LAYERS[li]
-        if record is not None:
-            record.append(cur)
         nxt: dict[int, int] = {}
         par: dict = {}
         sh = 12 * s
@@ -295,9 +306,8 @@ def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
     val = cur.get(0, 0)
     if not val:
         return False
-    lo_need = pending if accept_min_d is None else max(pending, accept_min_d)
     acc = 0
-    for d in range(max(lo_need, dlo), min(pending + hj, dhi) + 1):
+    for d in range(max(pending, dlo), min(pending + hj, dhi) + 1):
         bit = 1 << (d - dlo)
         acc |= bit << width  # a hand natural was added
         if added or d > pending:  # or a hand joker was played
@@ -305,16 +315,267 @@ def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
     return bool(val & acc)
 
 
+# --------------------------------------------------------------------------- forward-backward
+
+#: Layers of the sweep: the four types of a rank, then that rank's end (``s = -1``: its group
+#: cards must split into groups), ranks A..K; then the four ace-high layers.
+_SWEEP = tuple(x for r in range(1, 14) for x in ((r, 0), (r, 1), (r, 2), (r, 3), (r, -1))) + tuple(
+    (14, s) for s in range(4))
+#: Index of each natural type's layer in ``_SWEEP``.
+_AT = tuple(_SWEEP.index((t % 13 + 1, t // 13)) for t in range(NUM_NATURAL))
+_LOW48 = (1 << 48) - 1
+
+
+class _Sweep:
+    """One position's programme run forward and backward (see the module docstring).
+
+    ``fwd[p]`` maps each key reachable before layer ``p`` to the bit set of (``d``, ``used``)
+    values it is reached with; ``bwd[p]`` gives, for each of those keys, the values from which
+    the rest of the layers reach an accepted end. A choice at one type is then
+    possible exactly when some forward key, moved by that choice, meets a value the backward
+    set accepts: one forward and one backward pass answer every candidate step at once.
+
+    ``extra``: per type, option lists that candidate checks will use there (only for the
+    pruning bounds, which must hold for them too: a looser bound prunes less, never wrongly).
+    """
+
+    def __init__(self, table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
+                 naturals: Sequence[int], pending: int, added: bool,
+                 extra: dict[int, tuple] | None = None) -> None:
+        hj = hand[JOKER] if len(hand) > JOKER else 0
+        jtot = sum(freeable)
+        self.dlo = dlo = -jtot
+        self.dhi = dhi = pending + hj + jtot
+        self.width = width = dhi - dlo + 1
+        self.full = (1 << width) - 1
+        self.wilds = wilds = pending + hj + jtot
+        self.table, self.hand, self.freeable, self.naturals = table, hand, freeable, naturals
+        trivial = ((0, 0, _ID),)
+        # At most two jokers exist (rules), so every meld holds a natural card: a joker can
+        # only stand next to one, in its rank or within two places of its suit.
+        present = [1 if table[t] + hand[t] else 0 for t in range(NUM_NATURAL)] if wilds else None
+        self.present = present
+        opts = []
+        for t in range(NUM_NATURAL):
+            m, h, j = table[t], hand[t], freeable[t]
+            w = wilds if wilds and _seq_touch(present, t) else 0
+            if not (h or j or w):
+                opts.append(((m, m, _ID),) if m else trivial)
+            else:
+                opts.append(_options(m, h, j, naturals[t] > 0, w, ""))
+        self.opts = opts
+        cmax = [o[-1][0] for o in opts]
+        if extra:
+            for t, ex in extra.items():
+                if ex and ex[-1][0] > cmax[t]:
+                    cmax[t] = ex[-1][0]
+        self.cmax = cmax
+        self.group_rank = [sum(1 for q in range(4) if cmax[q * 13 + r0]) + wilds >= 3
+                           for r0 in range(13)]
+        # Per layer: the arguments of ``_suit_moves`` that do not depend on the key.
+        self.params = []
+        for r, s in _SWEEP:
+            if s < 0 or r == 14:
+                self.params.append(None)
+                continue
+            t = s * 13 + r - 1
+            base = s * 13
+            nx1 = cmax[t + 1] if r <= 12 else -1
+            nx2 = cmax[t + 2] if r <= 11 else (cmax[base] if r == 12 else -1)
+            hcap = min(cmax[base + 11], cmax[base + 12]) if r == 1 else 0
+            self.params.append((r, 12 * s, t, nx1, nx2, self.group_rank[r - 1], hcap))
+        hi_acc = 0
+        lo_acc = 0
+        for d in range(max(pending, dlo), min(pending + hj, dhi) + 1):
+            bit = 1 << (d - dlo)
+            hi_acc |= bit  # a hand natural was added
+            if added or d > pending:  # or a hand joker was played
+                lo_acc |= bit
+        self.acc = lo_acc | (hi_acc << width)
+        self._shift: dict = {}
+        self._unshift: dict = {}
+        self.trans: list[dict] = [{} for _ in _SWEEP]
+        self.bwd: list[dict] = [{} for _ in _SWEEP] + [{0: self.acc}]
+        self.fwd: list[dict] = []
+
+    # ----------------------------------------------------------------- values
+    def shift(self, val: int, pairs: tuple) -> int:
+        """Forward: the values ``val`` becomes under a choice's (d-shift, used) pairs."""
+        got = self._shift.get((val, pairs))
+        if got is not None:
+            return got
+        width, full = self.width, self.full
+        lo0 = val & full
+        hi0 = val >> width
+        res = 0
+        for dd, used in pairs:
+            if dd >= 0:
+                lo = (lo0 << dd) & full
+                hi = (hi0 << dd) & full
+            else:
+                lo = lo0 >> -dd
+                hi = hi0 >> -dd
+            if used:
+                hi |= lo
+                lo = 0
+            res |= lo | (hi << width)
+        self._shift[(val, pairs)] = res
+        return res
+
+    def unshift(self, acc: int, pairs: tuple) -> int:
+        """Backward: the values that a choice's pairs move into the accepted set ``acc``."""
+        got = self._unshift.get((acc, pairs))
+        if got is not None:
+            return got
+        width, full = self.width, self.full
+        lo0 = acc & full
+        hi0 = acc >> width
+        res = 0
+        for dd, used in pairs:
+            src_lo = hi0 if used else lo0  # a source bit (d, u) lands on (d + dd, u or used)
+            if dd >= 0:
+                lo = src_lo >> dd
+                hi = hi0 >> dd
+            else:
+                lo = (src_lo << -dd) & full
+                hi = (hi0 << -dd) & full
+            res |= lo | (hi << width)
+        self._unshift[(acc, pairs)] = res
+        return res
+
+    # ----------------------------------------------------------------- transitions
+    def moves(self, p: int, key: int, ot: tuple | None = None) -> list:
+        """The (new key, pairs) moves of ``key`` through layer ``p`` (``ot``: other options
+        at a type layer, for candidate checks; not cached)."""
+        if ot is None:
+            got = self.trans[p].get(key)
+            if got is not None:
+                return got
+        r, s = _SWEEP[p]
+        out: list = []
+        if s < 0:
+            # End of a rank: its group cards must split into groups; reset the counters.
+            gs = key >> 48
+            nk = key & _LOW48
+            if not gs:
+                out.append((nk, _ID))
+            else:
+                S, G = gs & 31, gs >> 5
+                pairs = [(0, False)] if _groups_ok(S, G) else []
+                # Jokers in groups: suitless extra members (their stated suits just differ),
+                # at least one natural per group (two jokers at most).
+                pairs.extend((wg, False) for wg in range(1, self.wilds + 1)
+                             if _groups_ok(S + wg, G))
+                if pairs:
+                    out.append((nk, _ID if pairs == [(0, False)] else tuple(pairs)))
+        elif r == 14:
+            sh = 12 * s
+            f = key >> sh & 0xFFF
+            if f:
+                n1, n2, n3, ch = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
+                if not (n1 or ch < n2 or ch > n2 + n3):
+                    out.append((key - (f << sh), _ID))
+            else:
+                out.append((key, _ID))
+        else:
+            r, sh, t, nx1, nx2, grp, hcap = self.params[p]
+            f = key >> sh & 0xFFF
+            G = key >> 53
+            for c, gmax, pairs in (self.opts[t] if ot is None else ot):
+                for nf, g, _ in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap):
+                    nk = key + ((nf - f) << sh)
+                    if g:
+                        nk += (g << 48) + ((g - G if g > G else 0) << 53)
+                    out.append((nk, pairs))
+        if ot is None:
+            self.trans[p][key] = out
+        return out
+
+    # ----------------------------------------------------------------- passes
+    def forward(self, stop_early: bool = False) -> bool:
+        """Every layer's reachable keys; True when an accepted end is reachable.
+        ``stop_early``: keep no record (for a yes/no answer only)."""
+        cur = {0: 1 << (0 - self.dlo)}
+        fwd = self.fwd
+        shift = self.shift
+        for p in range(len(_SWEEP)):
+            if not stop_early:
+                fwd.append(cur)
+            nxt: dict[int, int] = {}
+            get = nxt.get
+            for key, val in cur.items():
+                for nk, pairs in self.moves(p, key):
+                    nv = val if pairs is _ID else shift(val, pairs)
+                    if nv:
+                        nxt[nk] = get(nk, 0) | nv
+            cur = nxt
+            if not cur:
+                while not stop_early and len(fwd) <= len(_SWEEP):
+                    fwd.append({})
+                return False
+        if not stop_early:
+            fwd.append(cur)
+        return bool(cur.get(0, 0) & self.acc)
+
+    def backward(self) -> None:
+        """The accepted values of every forward key, last layer first. Only moves into
+        forward keys count: a value reached going forward moves only into forward keys, so
+        the sets are exact on every value that the forward pass reaches."""
+        bwd, unshift, fwd = self.bwd, self.unshift, self.fwd
+        for p in range(len(_SWEEP) - 1, -1, -1):
+            here = bwd[p]
+            nxt = bwd[p + 1]
+            trans = self.trans[p]
+            for key in fwd[p]:
+                acc = 0
+                for nk, pairs in trans[key]:
+                    b = nxt.get(nk)
+                    if b:
+                        acc |= b if pairs is _ID else unshift(b, pairs)
+                here[key] = acc
+
+    def possible(self, t: int, ot: tuple) -> bool:
+        """Some completion makes one of the choices ``ot`` at type ``t``.
+
+        From the forward keys before ``t``'s layer, make those choices, go on through the
+        rest of the rank (these keys may be new: a joker stated as ``t`` can sit in a group
+        as that suit), and meet the backward sets after the rank's end. Past it every such
+        value is one the forward pass reaches too (the choices are the programme's own, or,
+        for a joker in a group, as good as a suitless one), where the backward sets are
+        exact."""
+        p = _AT[t]
+        shift = self.shift
+        cur: dict[int, int] = {}
+        for key, val in self.fwd[p].items():
+            for nk, pairs in self.moves(p, key, ot):
+                nv = val if pairs is _ID else shift(val, pairs)
+                if nv:
+                    cur[nk] = cur.get(nk, 0) | nv
+        end = p + 4 - _SWEEP[p][1]  # the rank's end layer
+        for q in range(p + 1, end + 1):
+            nxt: dict[int, int] = {}
+            for key, val in cur.items():
+                for nk, pairs in self.moves(q, key):
+                    nv = val if pairs is _ID else shift(val, pairs)
+                    if nv:
+                        nxt[nk] = nxt.get(nk, 0) | nv
+            cur = nxt
+        bwd = self.bwd[end + 1]
+        for key, val in cur.items():
+            if val & bwd.get(key, 0):
+                return True
+        return False
+
+    def end_values(self) -> int:
+        """The values reaching the end (forward pass done)."""
+        return self.fwd[-1].get(0, 0)
+
+
 @functools.lru_cache(maxsize=200_000)
 def is_valid_table(table: tuple[int, ...]) -> bool:
     """MR-3/MR-4: the multiset (52 effective counts) splits into valid groups and sequences.
     An empty table is valid."""
     return _run(table, _ZERO, _ZERO, _ZERO, 0, True, -1, "")
-
-
-@functools.lru_cache(maxsize=200_000)
-def _complete(q: Query, need_t: int, need: str, min_d: int | None) -> bool:
-    return _run(q.table, q.hand, q.freeable, q.naturals, q.pending, q.added, need_t, need, min_d)
 
 
 def _no_frees(q: Query) -> Query:
@@ -337,13 +598,22 @@ def after_free(q: Query, t: int, from_hand: bool) -> Query:
                  q.added or from_hand)
 
 
-@functools.lru_cache(maxsize=100_000)
+@functools.lru_cache(maxsize=20_000)
 def can_complete(q: Query) -> bool:
     """The turn can still end with a valid table (MR-4, MR-5): some hand cards and jokers
     played, perhaps after freeing some of the table's freeable jokers. Steps commute, so the
-    frees can come first: this is a search over the (at most two) frees, then one run of the
-    programme without frees."""
-    if _complete(_no_frees(q), -1, "", None):
+    frees can come first: this is a search over the (at most two) frees, then one forward run
+    of the programme without frees. (Frees as choices of one run would do too, but every
+    freeable joker is then a joker to place anywhere, which multiplies the states.)"""
+    hand = q.hand
+    if not q.added and not hand[JOKER]:
+        # Cheap necessary condition (MR-4): some hand card must still be added, in a meld of
+        # table and hand cards and the jokers that may be in play.
+        wilds = q.pending + sum(q.freeable)
+        both = [q.table[t] + hand[t] for t in range(NUM_NATURAL)]
+        if not any(hand[t] and _near(both, t, wilds) for t in range(NUM_NATURAL)):
+            return False
+    if _Sweep(q.table, hand, _ZERO, q.naturals, q.pending, q.added).forward(True):
         return True
     for t in range(NUM_NATURAL):
         if q.freeable[t]:
@@ -411,7 +681,7 @@ class StepOptions:
     finish: bool                  # the table is valid, nothing pending, a card was added
 
 
-@functools.lru_cache(maxsize=100_000)
+@functools.lru_cache(maxsize=20_000)
 def step_options(q: Query) -> StepOptions:
     """The next steps of a meld that keep a valid end of the turn reachable (MR-4, MR-5).
 
@@ -420,31 +690,42 @@ def step_options(q: Query) -> StepOptions:
     it (further frees allowed). Steps commute, so every table a turn could end with stays
     reachable (free the jokers it needs first), and no offered step is a dead end.
     """
-    finish = q.pending == 0 and q.added and is_valid_table(q.table)
-    hand = q.hand
+    table, hand, naturals, freeable = q.table, q.hand, q.naturals, q.freeable
     hj = hand[JOKER]
-    nf = _no_frees(q)
     wilds = q.pending + hj
+    both = [table[t] + hand[t] for t in range(NUM_NATURAL)]
+    # Cheap necessary condition: a card must have meld-mates among the table and hand.
+    play_c = [t for t in range(NUM_NATURAL) if hand[t] and _near(both, t, wilds)]
+    joker_c = [t for t in range(NUM_NATURAL) if _near(both, t, wilds)] if wilds else []
+    fh_c = [t for t in range(NUM_NATURAL) if freeable[t] and hand[t]]
+    ft_c = [t for t in range(NUM_NATURAL) if freeable[t] and naturals[t]]
     play: tuple[int, ...] = ()
     joker: tuple[int, ...] = ()
-    rec: list = []
-    args = (nf.table, nf.hand, nf.freeable, nf.naturals, nf.pending, nf.added)
-    if _run(*args, -1, "", record=rec) and len(rec) == len(_LAYERS):
-        # Every query below differs from this run only at its own card: resume from the
-        # states recorded before that card's layer.
-        both = [q.table[t] + hand[t] for t in range(NUM_NATURAL)]
-        play = tuple(t for t in range(NUM_NATURAL) if hand[t] and _near(both, t, wilds)
-                     and _run(*args, t, "a", resume=rec))
-        if wilds:
-            # With nothing pending, the joker comes from the hand: the end must use one.
-            min_d = None if q.pending else 1
-            joker = tuple(t for t in range(NUM_NATURAL) if _near(both, t, wilds)
-                          and _run(*args, t, "x", min_d, resume=rec))
-    free_hand = tuple(t for t in range(NUM_NATURAL) if q.freeable[t] and hand[t]
-                      and can_complete(after_free(q, t, True)))
-    free_table = tuple(t for t in range(NUM_NATURAL) if q.freeable[t] and q.naturals[t]
-                       and can_complete(after_free(q, t, False)))
-    return StepOptions(play, joker, free_hand, free_table, finish)
+    valid: bool | None = None
+    ok = False
+    if play_c or joker_c or ft_c or fh_c:
+        x_opts = {t: _options(table[t], hand[t], 0, naturals[t] > 0, wilds, "x")
+                  for t in joker_c}
+        sw = _Sweep(table, hand, _ZERO, naturals, q.pending, q.added, x_opts)
+        ok = sw.forward()
+        valid = bool(sw.end_values() & 1)  # d = 0, no hand card: the table as it stands
+        if ok and (play_c or joker_c):
+            sw.backward()
+            present = sw.present
+            play = tuple(t for t in play_c if sw.possible(t, _options(
+                table[t], hand[t], 0, naturals[t] > 0,
+                wilds if wilds and _seq_touch(present, t) else 0, "a")))
+            joker = tuple(t for t in joker_c if sw.possible(t, x_opts[t]))
+    finish = q.pending == 0 and q.added and (
+        valid if valid is not None else is_valid_table(table))
+    # A free is offered when the turn can end after it. Sufficient: freeing a joker with the
+    # table's card and playing it again as the same card changes nothing, so any end without
+    # frees will do; freeing it with the hand's card and playing it again as that card is
+    # playing the card. Otherwise the turn after the free is searched (further frees allowed).
+    free_hand = [t for t in fh_c if t in play or can_complete(after_free(q, t, True))]
+    free_table = [t for t in ft_c if ok or can_complete(after_free(q, t, False))]
+    return StepOptions(play, joker, tuple(sorted(free_hand)), tuple(sorted(free_table)),
+                       finish)
 
 
 def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
