@@ -13,6 +13,8 @@ Other hands and the stock order are never encoded.
 
 from __future__ import annotations
 
+from struct import pack
+
 import numpy as np
 
 from rummy_env.cards import JOKER, NUM_TYPES
@@ -79,7 +81,8 @@ class IndianEncoder:
     and one-hots), so they are joined as bytes (the state's count vectors are bytearrays, joined
     as they are; one-hot and constant blocks are precomputed bytes) and converted to float32
     in one ``astype``; the pieces from ``hand_size`` on are one list of floats, with the
-    all-zero rows (no pack costs, no scores yet) precomputed.
+    all-zero rows (no pack costs, no scores yet) precomputed, packed as float32 by ``struct``
+    and copied into the array's bytes.
     """
 
     #: The pieces written as bytes, in layout order (checked in ``__init__``).
@@ -115,6 +118,8 @@ class IndianEncoder:
         self._phase = {ph: [1.0 if q == ph else 0.0 for q in PHASES] for ph in PHASES}
         self._onehot_n = [[1.0 if i == k else 0.0 for i in range(n)] for k in range(n)]
         self._zeros_n = [0.0] * n
+        self._tail4 = 4 * self._tail  # byte offset of the tail in a float32 array
+        self._tail_fmt = f"={self.size - self._tail}f"  # the tail as native float32 (struct)
         # Scratch for the byte pieces: copying bytes in and converting the whole array in one
         # astype costs less than np.frombuffer, np.empty and a slice assignment.
         self._head = np.zeros(self.size, dtype=np.uint8)
@@ -162,7 +167,7 @@ class IndianEncoder:
         buf = head.astype(np.float32)  # a new array; its tail is written below
         # Seat rows are the absolute lists rotated to start at the observer (rel order).
         phase = st.phase
-        packed = st.packed  # bools: numpy stores them as 1.0 / 0.0
+        packed = st.packed  # bools: struct packs them as 1.0 / 0.0
         live = phase == DRAW or phase == PLAY
         if live:
             # Sizes follow from the phase in live play (the engine and the scenario loader
@@ -195,10 +200,12 @@ class IndianEncoder:
         tail += self._phase[phase]
         total = self._total
         first = live and turns[st.to_move] == (phase == PLAY)
-        tail += [len(st.stock) / total, len(pile) / total, len(st.out_of_play) / total,
-                 st.turn_number / 100.0, 1.0 if first else 0.0, float(st.stake),
-                 st.deals_played / self._deals]
-        buf[self._tail:] = tail
+        # float32 bytes of the whole tail, written into the array's bytes: cheaper than
+        # numpy's conversion of a list
+        buf.data.cast("B")[self._tail4:] = pack(
+            self._tail_fmt, *tail, len(st.stock) / total, len(pile) / total,
+            len(st.out_of_play) / total, st.turn_number / 100.0, 1.0 if first else 0.0,
+            float(st.stake), st.deals_played / self._deals)
         return buf
 
     def state(self, st: IndianState) -> np.ndarray:

@@ -174,11 +174,14 @@ def _has_pure_run(hand: Sequence[int], tanala: bool) -> bool:
     ``i`` of ``x & x >> 8 & x >> 16`` is 1 when types ``i .. i+2`` are all present (kept where
     they lie in one suit), and byte ``i`` of ``x & x >> 8 & x << 88`` when ``i``, ``i+1`` and
     ``i-11`` are (kept at the queens: ``Q K A``)."""
-    x = int.from_bytes((hand if type(hand) is bytearray else bytearray(hand)).translate(_PRESENT),
-                       "little")
+    if type(hand) is not bytearray:
+        hand = bytearray(hand)
+    x = int.from_bytes(hand.translate(_PRESENT), "little")
     if x & (x >> 8) & ((x >> 16) & _RUN_STARTS | (x << 88) & _QUEENS):
         return True
-    return tanala and max(hand) >= 3
+    # a count of 3 or more: what is left once the counts 0, 1 and 2 are deleted (max() would
+    # loop in Python over the 53 counts)
+    return tanala and bool(hand.translate(None, b"\0\1\2"))
 
 
 def _wild_shares(hand: Sequence[int], present: list[int], wild_rank: int, tanala: bool,
