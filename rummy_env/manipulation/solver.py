@@ -168,6 +168,26 @@ def _options(m: int, h: int, j: int, nat_ok: bool, wilds: int, need: str) -> tup
     return tuple((c, gm, tuple(sorted(p))) for (c, gm), p in sorted(out.items()))
 
 
+def _shift_bits(val: int, pairs: tuple, width: int, full: int) -> int:
+    """The values ``val`` (a bit set of (``d``, ``used``): low ``width`` bits unused, high ones
+    used) becomes under a choice's (d-shift, used) pairs."""
+    lo0 = val & full
+    hi0 = val >> width
+    res = 0
+    for dd, used in pairs:
+        if dd >= 0:
+            lo = (lo0 << dd) & full
+            hi = (hi0 << dd) & full
+        else:
+            lo = lo0 >> -dd
+            hi = hi0 >> -dd
+        if used:
+            hi |= lo
+            lo = 0
+        res |= lo | (hi << width)
+    return res
+
+
 def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
          naturals: Sequence[int], pending: int, added: bool, need_t: int, need: str,
          parents: list | None = None) -> bool:
@@ -199,24 +219,9 @@ def _run(table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
 
     def shift(val: int, pairs: tuple) -> int:
         got = cache.get((val, pairs))
-        if got is not None:
-            return got
-        lo0 = val & full
-        hi0 = val >> width
-        res = 0
-        for dd, used in pairs:
-            if dd >= 0:
-                lo = (lo0 << dd) & full
-                hi = (hi0 << dd) & full
-            else:
-                lo = lo0 >> -dd
-                hi = hi0 >> -dd
-            if used:
-                hi |= lo
-                lo = 0
-            res |= lo | (hi << width)
-        cache[(val, pairs)] = res
-        return res
+        if got is None:
+            got = cache[(val, pairs)] = _shift_bits(val, pairs, width, full)
+        return got
 
     # Upper bounds used to prune: the most cards a type can hold at the end, and the ranks
     # where at least three suits can hold a card (a group needs three).
@@ -402,25 +407,9 @@ class _Sweep:
     def shift(self, val: int, pairs: tuple) -> int:
         """Forward: the values ``val`` becomes under a choice's (d-shift, used) pairs."""
         got = self._shift.get((val, pairs))
-        if got is not None:
-            return got
-        width, full = self.width, self.full
-        lo0 = val & full
-        hi0 = val >> width
-        res = 0
-        for dd, used in pairs:
-            if dd >= 0:
-                lo = (lo0 << dd) & full
-                hi = (hi0 << dd) & full
-            else:
-                lo = lo0 >> -dd
-                hi = hi0 >> -dd
-            if used:
-                hi |= lo
-                lo = 0
-            res |= lo | (hi << width)
-        self._shift[(val, pairs)] = res
-        return res
+        if got is None:
+            got = self._shift[(val, pairs)] = _shift_bits(val, pairs, self.width, self.full)
+        return got
 
     def unshift(self, acc: int, pairs: tuple) -> int:
         """Backward: the values that a choice's pairs move into the accepted set ``acc``."""
