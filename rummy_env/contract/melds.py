@@ -544,9 +544,9 @@ def joker_lower_bound(counts: Sequence[int], reqs: Sequence[tuple[str, int]],
     sum stays a lower bound):
 
     * sets: the ``k`` set requirements all get the smallest minimum ``m``; the ``j``-th set on
-      a rank with ``n`` naturals lacks ``max(0, m - (n - j*m))`` cards, and the ``k`` cheapest
-      such slots over all ranks are what ``k`` sets of size ``m`` need at least (a larger set,
-      or a suit rule, only needs more);
+      a rank with ``n`` naturals lacks ``m - (n - j*m)`` cards, kept between 0 and ``m``; the
+      ``k`` cheapest such slots over all ranks are what ``k`` sets of size ``m`` need at least
+      (a larger set, or a suit rule, only needs more);
     * runs: the ``j``-th run over a window of ``m`` positions of a suit lacks the positions
       whose natural count is at most ``j``; the ``k`` cheapest (window, copy) slots are a lower
       bound (overlapping windows may count a natural twice: lower still).
@@ -578,7 +578,7 @@ def joker_lower_bound(counts: Sequence[int], reqs: Sequence[tuple[str, int]],
     return total
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 14)  # a few MB at most
 def _run_slot_costs(row: tuple[int, ...], m: int, k: int, aces_low: bool) -> tuple[int, ...]:
     """The ``k`` cheapest (window, copy) slots of one suit for :func:`joker_lower_bound`: the
     ``j``-th run over a window of ``m`` positions lacks the positions whose natural count is at
