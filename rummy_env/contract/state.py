@@ -352,10 +352,7 @@ class ContractState:
         it is refuted too: one bound instead of one contract search per depth, the common case.
         Wild cards count as jokers here, the view that the bound refutes least."""
         r = self.rules
-        reqs = self.contract_left  # as _contract_opts: the contract melds still to lay
-        if reqs is None:
-            c = r.contracts[self.deal - 1]
-            reqs = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+        reqs = self._contract_reqs()
         h = list(self.hands[self.to_move])
         for t in self.discard:
             h[t] += 1
@@ -389,13 +386,17 @@ class ContractState:
     def _can_swap_now(self, seat: int) -> bool:
         return self.rules.joker_swap and self.melded[seat] and self.melded_turn[seat] < self.turn_number
 
+    def _contract_reqs(self) -> list[tuple[str, int]]:
+        """The contract melds still to lay this deal, as ``(kind, minimum size)``."""
+        if self.contract_left is not None:
+            return self.contract_left
+        c = self.rules.contracts[self.deal - 1]
+        return [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+
     def _contract_opts(self, hand: Sequence[int], must_cover: int = -1,
                        ) -> dict[Shape, tuple[Shape, ...]]:
         ctx = self.contract_ctx()
-        reqs = self.contract_left
-        if reqs is None:
-            c = ctx.contract
-            reqs = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+        reqs = self._contract_reqs()
         one_left = None
         if not self.rules.go_out_by_discard:
             def one_left(combo: tuple[Shape, ...]) -> bool:
@@ -926,8 +927,7 @@ class ContractState:
         if self.obligation >= 0 and self.obligation in cards:
             self.obligation = -1
         if self.contract_left is None:
-            c = ctx.contract
-            self.contract_left = [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
+            self.contract_left = self._contract_reqs()  # a new list, consumed meld by meld
         idx = req_for_shape(self.contract_left, shape, self.rules.exact_contract_sizes
                             and not ctx.whole_hand)
         assert idx is not None
