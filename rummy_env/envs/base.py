@@ -184,15 +184,17 @@ class RummyAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode. ``options={"scenario": {...}}`` sets up a position (see
         ``get_state``); cards it places nowhere are shuffled into the stock from ``seed``."""
-        # Build the new position with a copy of the generator and keep both only if it is
-        # valid: a rejected scenario leaves the env exactly as it was.
+        scenario = options.get("scenario") if options else None
         if seed is not None or not self._has_reset:
             rng = _np_random(seed)
-        else:
+        elif scenario is not None:
+            # A scenario is built with a copy of the generator, kept only if the scenario is
+            # valid: a rejected one leaves the env exactly as it was, generator included.
             rng = copy.deepcopy(self.np_random)
-        scenario = None
-        if options:
-            scenario = options.get("scenario")
+        else:
+            # A new deal cannot be rejected, so it draws from the generator itself (a deep
+            # copy of a Generator costs more than the rest of a reset).
+            rng = self.np_random
         if scenario is not None:
             st = self._state_from_dict(scenario, rng)
         else:
