@@ -35,16 +35,38 @@ exact.
 The mask (:func:`step_options`) comes from one forward and one backward sweep
 (:class:`_Sweep`) instead of one run per candidate step. The sweep's layers are the 52 types
 (a rank's end, where its group cards must split into groups, is a layer of its own) and the
-four ace-high layers. Forward: the keys reachable before each layer with their values, and
-each key's moves (kept). Backward: per forward key, the values from which the rest reaches
-an accepted end, through moves into forward keys only (a value the forward pass reaches
-moves only into forward keys, so these sets are exact on every such value). Playing a hand
-card ``t`` (``a >= 1`` at ``t``) or a joker as ``t`` (``x >= 1``, the joker may then sit in a
-group as that suit) is possible exactly when some forward key before ``t``'s layer, moved by
-such a choice and on through the rest of the rank, meets a value the backward set after the
-rank's end accepts. Pruning bounds (what the next cards can hold) are taken loose enough for
-every candidate's choices; a looser bound prunes less, never wrongly. ``finish`` is read off
-the forward pass (the end reached with ``d = 0`` and no hand card: the table as it stands).
+four ace-high layers. Forward: the keys reachable before each layer with their values. A
+layer's moves depend only on the part of a key it reads (the suit's field and ``G``; at a
+rank's end ``S`` and ``G``), so they are memoised on that part and stored as key deltas.
+Backward: per forward key, the values from which the rest reaches an accepted end, through
+moves into forward keys only (a value the forward pass reaches moves only into forward keys,
+so these sets are exact on every such value; they are needed only from the first
+candidate's layer on). Playing a hand card ``t`` (``a >= 1`` at
+``t``) is possible exactly when some live forward value before ``t``'s layer (one its
+backward set accepts), moved by such a choice, meets the backward set of the next layer. A
+joker as ``t`` (``x >= 1``, the joker may then sit in a group as that suit: keys the
+programme does not make) goes on through the rest of the rank until its keys and values are
+forward ones, and meets the backward set there or after the rank's end. Starting from live
+values only is exact: a completion through either choice is, or is as good as (a joker in a
+group is as good as a suitless one), one of the programme's own. Pruning bounds (what the
+next cards can hold) are taken loose enough for every candidate's choices; a looser bound
+prunes less, never wrongly. ``finish`` is read off the forward pass (the end reached with
+``d = 0`` and no hand card: the table as it stands).
+
+Jokers to place: a joker may stand for any card next to a natural one, and the programme's
+bounds count it everywhere, so most keys it makes are dead: a joker placed in one suit
+leaves the other suits' choices that needed it (an open sequence or an ace kept high that
+only a joker could serve) in place. Measured on a 72-card table with one joker pending,
+about 1% of the forward keys were live. The forward pass therefore prunes by *joker need*
+(``_Sweep._suit_need``): a suit's field commits future cards (a card at the next rank per
+open sequence of length 1 or 2, another at the rank after per length-1 one, a Q and a K per
+ace kept for the ace high); what the naturals of table and hand cannot supply there must be
+jokers, and only where a joker may stand. The suits' needs add up (distinct cards), the key
+carries their sum (bit 60 up, updated by the moves), and a value with fewer jokers left than
+that is dropped (``d`` counts the jokers placed, so ``wilds - d`` are left; a need no joker
+can meet drops the move). It is a necessary condition, so only dead values go: every value
+on a path to an accepted end stays, the backward sets stay exact on them, and the answers
+are the same. With it, 5-30% of the forward keys are live.
 
 Frees come first: playing a card or a joker is offered when the turn can end validly without
 freeing another joker; a free is offered when the turn can end after it. Two exact shortcuts
@@ -57,12 +79,14 @@ joker to place anywhere, which multiplies the states).
 
 Cost: pure Python, about twice one run of the programme per mask (plus one forward run per
 free the shortcuts do not settle). Without a joker to place, a run visits tens of keys per
-layer on a 30-card table and hundreds at 60-70 cards (milliseconds to tens of milliseconds);
-every joker that may still be placed multiplies the keys (it may stand for any card next to a
-natural one: up to tens of thousands of keys per layer at 70 cards, seconds per mask).
-``benchmarks/manipulation_solver.py`` measures it. Answers are memoised on the whole query
-(table, hand, bindings); :func:`is_valid_table` and :func:`arrange` use the plain programme
-(:func:`_run`).
+layer on a 30-card table and thousands at 60-70 cards (about a millisecond to a few tens of
+milliseconds per mask); tables of 90-100 cards reach tens of thousands of keys per layer
+(seconds). A joker that may still be placed multiplies the keys even after the pruning: a
+70-card table with one joker pending takes about 0.2-0.6 s per mask, with two about 3 s.
+On masks recorded from random 4-player play the median is about 1 ms and the mean about
+6 ms. ``benchmarks/manipulation_solver.py`` measures it. Answers are memoised on the whole
+query (table, hand, bindings); :func:`is_valid_table` and :func:`arrange` use the plain
+programme (:func:`_run`).
 """
 
 from __future__ import annotations
@@ -328,7 +352,11 @@ _SWEEP = tuple(x for r in range(1, 14) for x in ((r, 0), (r, 1), (r, 2), (r, 3),
     (14, s) for s in range(4))
 #: Index of each natural type's layer in ``_SWEEP``.
 _AT = tuple(_SWEEP.index((t % 13 + 1, t // 13)) for t in range(NUM_NATURAL))
-_LOW48 = (1 << 48) - 1
+#: Per layer: where its moves read a key (see ``_Sweep._moves``): (shift, mask), mask -1 for a
+#: type layer (the suit's field and ``G``).
+_READS = tuple((48, 0xFFF) if s < 0 else (12 * s, 0xFFF if r == 14 else -1) for r, s in _SWEEP)
+#: A joker need that no number of jokers meets.
+_NEVER = 99
 
 
 class _Sweep:
@@ -339,6 +367,11 @@ class _Sweep:
     the rest of the layers reach an accepted end. A choice at one type is then
     possible exactly when some forward key, moved by that choice, meets a value the backward
     set accepts: one forward and one backward pass answer every candidate step at once.
+
+    A key packs, from bit 0: the four suits' 12-bit fields (``n1, n2, n3, hi``, 3 bits
+    each), ``S`` (5 bits) and ``G`` (7 bits) of the rank in progress, and with pruning on
+    (jokers to place, no frees in the run) the summed joker need of the fields from bit 60
+    (:meth:`_suit_need`).
 
     ``extra``: per type, option lists that candidate checks will use there (only for the
     pruning bounds, which must hold for them too: a looser bound prunes less, never wrongly).
@@ -397,25 +430,46 @@ class _Sweep:
             if added or d > pending:  # or a hand joker was played
                 lo_acc |= bit
         self.acc = lo_acc | (hi_acc << width)
-        self._shift: dict = {}
-        self._unshift: dict = {}
-        self.trans: list[dict] = [{} for _ in _SWEEP]
+        # The joker-need pruning (:meth:`_suit_need`, :meth:`_step`): with no frees in the
+        # run, ``d`` counts the jokers placed so far, so ``wilds - d`` are left.
+        self.pruning = bool(wilds) and jtot == 0
+        self.c0 = [table[t] + hand[t] for t in range(NUM_NATURAL)]
+        self.jok_at = [bool(wilds) and _seq_touch(present, t) for t in range(NUM_NATURAL)]
+        # keep[n]: the values with at least n jokers left (d <= wilds - n).
+        self.keep = [((1 << (wilds - n + 1)) - 1) * (1 | 1 << width) for n in range(wilds + 1)]
+        self._need: dict[tuple[int, int, int], int] = {}
+        self._pairs: dict[tuple, tuple] = {}
+        # Per layer: the moves of the keys by their part the layer reads (:meth:`_moves`).
+        self._moves_at: list[dict[int, tuple]] = [{} for _ in _SWEEP]
+        # Layers whose moves all keep the values, with nothing to prune: there the passes
+        # use the moves' key deltas alone (``_deltas_at``).
+        self.plain: list[bool] = []
+        for r, s in _SWEEP:
+            if r == 14:
+                self.plain.append(True)  # ace high: no values change, no need is left
+            elif s < 0:
+                self.plain.append(not wilds)  # a rank's end: jokers may join its groups
+            else:
+                self.plain.append(not self.pruning
+                                  and all(o[2] is _ID for o in opts[s * 13 + r - 1]))
+        self._deltas_at: list[dict[int, tuple]] = [{} for _ in _SWEEP]
         self.bwd: list[dict] = [{} for _ in _SWEEP] + [{0: self.acc}]
         self.fwd: list[dict] = []
 
     # ----------------------------------------------------------------- values
-    def shift(self, val: int, pairs: tuple) -> int:
-        """Forward: the values ``val`` becomes under a choice's (d-shift, used) pairs."""
-        got = self._shift.get((val, pairs))
-        if got is None:
-            got = self._shift[(val, pairs)] = _shift_bits(val, pairs, self.width, self.full)
-        return got
+    def _entry(self, delta: int, pairs: tuple) -> tuple:
+        """A move as ``(key delta, pairs, forward memo, backward memo)``: the memos map a
+        value to what the pairs make of it (:func:`_shift_bits`, :meth:`_unshift_bits`),
+        shared by every move with these pairs; None for the identity."""
+        if pairs is _ID:
+            return (delta, pairs, None, None)
+        memo = self._pairs.get(pairs)
+        if memo is None:
+            memo = self._pairs[pairs] = ({}, {})
+        return (delta, pairs, memo[0], memo[1])
 
-    def unshift(self, acc: int, pairs: tuple) -> int:
+    def _unshift_bits(self, acc: int, pairs: tuple) -> int:
         """Backward: the values that a choice's pairs move into the accepted set ``acc``."""
-        got = self._unshift.get((acc, pairs))
-        if got is not None:
-            return got
         width, full = self.width, self.full
         lo0 = acc & full
         hi0 = acc >> width
@@ -429,56 +483,143 @@ class _Sweep:
                 lo = (src_lo << -dd) & full
                 hi = (hi0 << -dd) & full
             res |= lo | (hi << width)
-        self._unshift[(acc, pairs)] = res
         return res
 
+    # ----------------------------------------------------------------- pruning
+    def _suit_need(self, rank: int, s: int, f: int) -> int:
+        """A lower bound on the jokers suit ``s`` still needs in sequences when its field is
+        ``f`` and its next rank to play is ``rank`` (``_NEVER`` if no number will do).
+
+        The field commits future cards: its ``n1 + n2`` short sequences take a card each at
+        ``rank``, the ``n1`` of length one another at ``rank + 1``, and the ``hi`` aces kept
+        for the ace high each end a ``Q K A``, so ``hi`` Qs and ``hi`` Ks. At most the
+        naturals of table and hand are there; the rest must be jokers, and only where the
+        programme lets a joker stand."""
+        got = self._need.get((rank, s, f))
+        if got is not None:
+            return got
+        n1, n2, hi = f & 7, f >> 3 & 7, f >> 9
+        if rank > 13:
+            return 0  # past the K: the ace-high layers check the field
+        demand = {rank: n1 + n2}
+        if rank < 13:
+            demand[rank + 1] = n1
+        if hi:
+            for q in (12, 13):
+                if q >= rank:
+                    demand[q] = max(demand.get(q, 0), hi)
+        need = 0
+        for q, want in demand.items():
+            t = s * 13 + q - 1
+            short = want - self.c0[t]
+            if short > 0:
+                need += short if self.jok_at[t] else _NEVER
+        self._need[(rank, s, f)] = need
+        return need
+
     # ----------------------------------------------------------------- transitions
-    def moves(self, p: int, key: int, ot: tuple | None = None) -> list:
-        """The (new key, pairs) moves of ``key`` through layer ``p`` (``ot``: other options
-        at a type layer, for candidate checks; not cached)."""
+    def _moves(self, p: int, sub: int, ot: tuple | None = None) -> tuple:
+        """The moves through layer ``p`` of the keys whose part that the layer reads is
+        ``sub`` (type layer: the suit's field and ``G``; rank end: ``S`` and ``G``; ace high:
+        the suit's field), as :meth:`_entry` tuples; a move adds its delta to the key.
+        ``ot``: other options at a type layer, for candidate checks (not memoised).
+
+        With pruning on, the key also carries (from bit 60) the sum of the suits' joker
+        needs (:meth:`_suit_need`), which a type layer's move updates for its suit; a move
+        to a field no number of jokers serves is dropped."""
         if ot is None:
-            got = self.trans[p].get(key)
+            got = self._moves_at[p].get(sub)
             if got is not None:
                 return got
         r, s = _SWEEP[p]
         out: list = []
         if s < 0:
             # End of a rank: its group cards must split into groups; reset the counters.
-            gs = key >> 48
-            nk = key & _LOW48
-            if not gs:
-                out.append((nk, _ID))
-            else:
-                S, G = gs & 31, gs >> 5
-                pairs = [(0, False)] if _groups_ok(S, G) else []
-                # Jokers in groups: suitless extra members (their stated suits just differ),
-                # at least one natural per group (two jokers at most).
-                pairs.extend((wg, False) for wg in range(1, self.wilds + 1)
-                             if _groups_ok(S + wg, G))
-                if pairs:
-                    out.append((nk, _ID if pairs == [(0, False)] else tuple(pairs)))
+            S, G = sub & 31, sub >> 5
+            pairs = [(0, False)] if _groups_ok(S, G) else []
+            # Jokers in groups: suitless extra members (their stated suits just differ), at
+            # least one natural per group (two jokers at most).
+            pairs.extend((wg, False) for wg in range(1, self.wilds + 1) if _groups_ok(S + wg, G))
+            if pairs:
+                out.append(self._entry(-(sub << 48),
+                                       _ID if pairs == [(0, False)] else tuple(pairs)))
         elif r == 14:
-            sh = 12 * s
-            f = key >> sh & 0xFFF
+            f = sub
             if f:
                 n1, n2, n3, ch = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
                 if not (n1 or ch < n2 or ch > n2 + n3):
-                    out.append((key - (f << sh), _ID))
+                    out.append(self._entry(-(f << 12 * s), _ID))
             else:
-                out.append((key, _ID))
+                out.append(self._entry(0, _ID))
         else:
             r, sh, t, nx1, nx2, grp, hcap = self.params[p]
-            f = key >> sh & 0xFFF
-            G = key >> 53
+            f, G = sub & 0xFFF, sub >> 12
+            pruning = self.pruning
+            if pruning:
+                need0 = self._suit_need(r, s, f)
             for c, gmax, pairs in (self.opts[t] if ot is None else ot):
                 for nf, g, _ in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap):
-                    nk = key + ((nf - f) << sh)
+                    delta = (nf - f) << sh
                     if g:
-                        nk += (g << 48) + ((g - G if g > G else 0) << 53)
-                    out.append((nk, pairs))
+                        delta += (g << 48) + ((g - G if g > G else 0) << 53)
+                    if pruning:
+                        need1 = self._suit_need(r + 1, s, nf)
+                        if need1 >= _NEVER:
+                            continue
+                        delta += (need1 - need0) << 60
+                    out.append(self._entry(delta, pairs))
+        res = tuple(out)
         if ot is None:
-            self.trans[p][key] = out
-        return out
+            self._moves_at[p][sub] = res
+        return res
+
+    def _step(self, p: int, cur: dict[int, int], ot: tuple | None = None) -> dict[int, int]:
+        """The keys and values after layer ``p`` from those before it (``ot`` as in
+        :meth:`_moves`). With pruning on, a value with fewer jokers left than its key needs
+        is dead and dropped: only dead values go, so every value on a path to an accepted
+        end stays, and the backward sets stay exact on them."""
+        sh, mask = _READS[p]
+        moves = self._moves
+        nxt: dict[int, int] = {}
+        get = nxt.get
+        if ot is None and self.plain[p]:
+            # Every move keeps the values and nothing is pruned: the keys' moves only.
+            dm = self._deltas_at[p]
+            for key, val in cur.items():
+                sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 53 & 127) << 12
+                ds = dm.get(sub)
+                if ds is None:
+                    ds = dm[sub] = tuple(e[0] for e in moves(p, sub))
+                for delta in ds:
+                    nk = key + delta
+                    nxt[nk] = get(nk, 0) | val
+            return nxt
+        memo = self._moves_at[p] if ot is None else {}
+        width, full = self.width, self.full
+        prune = self.pruning and _SWEEP[p][0] < 14
+        wilds, keep = self.wilds, self.keep
+        for key, val in cur.items():
+            sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 53 & 127) << 12
+            ms = memo.get(sub)
+            if ms is None:
+                ms = memo[sub] = moves(p, sub, ot)
+            for delta, pairs, fm, _ in ms:
+                nk = key + delta
+                if fm is None:
+                    nv = val
+                else:
+                    nv = fm.get(val)
+                    if nv is None:
+                        nv = fm[val] = _shift_bits(val, pairs, width, full)
+                if prune:
+                    n = nk >> 60
+                    if n:
+                        if n > wilds:
+                            continue
+                        nv &= keep[n]
+                if nv:
+                    nxt[nk] = get(nk, 0) | nv
+        return nxt
 
     # ----------------------------------------------------------------- passes
     def forward(self, stop_early: bool = False) -> bool:
@@ -486,18 +627,10 @@ class _Sweep:
         ``stop_early``: keep no record (for a yes/no answer only)."""
         cur = {0: 1 << (0 - self.dlo)}
         fwd = self.fwd
-        shift = self.shift
         for p in range(len(_SWEEP)):
             if not stop_early:
                 fwd.append(cur)
-            nxt: dict[int, int] = {}
-            get = nxt.get
-            for key, val in cur.items():
-                for nk, pairs in self.moves(p, key):
-                    nv = val if pairs is _ID else shift(val, pairs)
-                    if nv:
-                        nxt[nk] = get(nk, 0) | nv
-            cur = nxt
+            cur = self._step(p, cur)
             if not cur:
                 while not stop_early and len(fwd) <= len(_SWEEP):
                     fwd.append({})
@@ -506,49 +639,77 @@ class _Sweep:
             fwd.append(cur)
         return bool(cur.get(0, 0) & self.acc)
 
-    def backward(self) -> None:
-        """The accepted values of every forward key, last layer first. Only moves into
-        forward keys count: a value reached going forward moves only into forward keys, so
-        the sets are exact on every value that the forward pass reaches."""
-        bwd, unshift, fwd = self.bwd, self.unshift, self.fwd
-        for p in range(len(_SWEEP) - 1, -1, -1):
+    def backward(self, first: int = 0) -> None:
+        """The accepted values of every forward key, last layer first, down to layer
+        ``first`` (the candidate checks need no earlier one). Only moves into forward keys
+        count: a value reached going forward moves only into forward keys, so the sets are
+        exact on every value that the forward pass reaches."""
+        bwd, fwd = self.bwd, self.fwd
+        unshift = self._unshift_bits
+        for p in range(len(_SWEEP) - 1, first - 1, -1):
             here = bwd[p]
             nxt = bwd[p + 1]
-            trans = self.trans[p]
+            memo = self._moves_at[p]
+            sh, mask = _READS[p]
+            if self.plain[p]:
+                dm = self._deltas_at[p]
+                for key in fwd[p]:
+                    acc = 0
+                    sub = (key >> sh & mask if mask > 0
+                           else key >> sh & 0xFFF | (key >> 53 & 127) << 12)
+                    for delta in dm[sub]:
+                        acc |= nxt.get(key + delta, 0)
+                    here[key] = acc
+                continue
             for key in fwd[p]:
                 acc = 0
-                for nk, pairs in trans[key]:
-                    b = nxt.get(nk)
+                sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 53 & 127) << 12
+                for delta, pairs, _, bm in memo[sub]:
+                    b = nxt.get(key + delta)
                     if b:
-                        acc |= b if pairs is _ID else unshift(b, pairs)
+                        if bm is None:
+                            acc |= b
+                        else:
+                            got = bm.get(b)
+                            if got is None:
+                                got = bm[b] = unshift(b, pairs)
+                            acc |= got
                 here[key] = acc
 
-    def possible(self, t: int, ot: tuple) -> bool:
+    def possible(self, t: int, ot: tuple, in_programme: bool) -> bool:
         """Some completion makes one of the choices ``ot`` at type ``t``.
 
-        From the forward keys before ``t``'s layer, make those choices, go on through the
-        rest of the rank (these keys may be new: a joker stated as ``t`` can sit in a group
-        as that suit), and meet the backward sets after the rank's end. Past it every such
-        value is one the forward pass reaches too (the choices are the programme's own, or,
-        for a joker in a group, as good as a suitless one), where the backward sets are
-        exact."""
+        Only the live values of the forward keys before ``t``'s layer (those the backward
+        set accepts) can start one: a completion through such a choice is, or is as good
+        as, one of the programme's own (below).
+
+        ``in_programme``: the choices are among the programme's own at ``t`` (a hand card
+        played), so their moves lead into forward keys, where the backward sets of the next
+        layer are exact. Otherwise (a joker stated as ``t``, which may then sit in a group
+        as that suit) a move may lead to a new key or value: those go on through the rest
+        of the rank (the others meet the backward sets at once) and meet the backward sets
+        after the rank's end, where every such value is one the forward pass reaches too (a
+        joker in a group is as good as a suitless one)."""
         p = _AT[t]
-        shift = self.shift
-        cur: dict[int, int] = {}
+        back = self.bwd[p]
+        cur = {}
         for key, val in self.fwd[p].items():
-            for nk, pairs in self.moves(p, key, ot):
-                nv = val if pairs is _ID else shift(val, pairs)
-                if nv:
-                    cur[nk] = cur.get(nk, 0) | nv
-        end = p + 4 - _SWEEP[p][1]  # the rank's end layer
+            val &= back[key]
+            if val:
+                cur[key] = val
+        cur = self._step(p, cur, ot)
+        end = p if in_programme else p + 4 - _SWEEP[p][1]  # the rank's end layer
         for q in range(p + 1, end + 1):
-            nxt: dict[int, int] = {}
+            fwd, bwd = self.fwd[q], self.bwd[q]
+            rest: dict[int, int] = {}
             for key, val in cur.items():
-                for nk, pairs in self.moves(q, key):
-                    nv = val if pairs is _ID else shift(val, pairs)
-                    if nv:
-                        nxt[nk] = nxt.get(nk, 0) | nv
-            cur = nxt
+                known = fwd.get(key, 0)
+                if val & known & bwd.get(key, 0):
+                    return True
+                val &= ~known
+                if val:
+                    rest[key] = val
+            cur = self._step(q, rest)
         bwd = self.bwd[end + 1]
         for key, val in cur.items():
             if val & bwd.get(key, 0):
@@ -699,12 +860,12 @@ def step_options(q: Query) -> StepOptions:
         ok = sw.forward()
         valid = bool(sw.end_values() & 1)  # d = 0, no hand card: the table as it stands
         if ok and (play_c or joker_c):
-            sw.backward()
+            sw.backward(min(_AT[t] for t in play_c + joker_c))
             present = sw.present
             play = tuple(t for t in play_c if sw.possible(t, _options(
                 table[t], hand[t], 0, naturals[t] > 0,
-                wilds if wilds and _seq_touch(present, t) else 0, "a")))
-            joker = tuple(t for t in joker_c if sw.possible(t, x_opts[t]))
+                wilds if wilds and _seq_touch(present, t) else 0, "a"), True))
+            joker = tuple(t for t in joker_c if sw.possible(t, x_opts[t], False))
     finish = q.pending == 0 and q.added and (
         valid if valid is not None else is_valid_table(table))
     # A free is offered when the turn can end after it. Sufficient: freeing a joker with the

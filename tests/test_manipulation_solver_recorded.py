@@ -1,0 +1,82 @@
+"""The Manipulation Rummy action mask on positions from random play, against the plain
+programme run once per candidate step (MR-3, MR-4, MR-5).
+
+``step_options`` answers every candidate step from one forward-backward sweep, with the
+joker-need pruning of the forward pass (``rummy_env.manipulation.solver``). The reference
+here is independent of both: the plain layered programme (``solver._run``, no sweep, no
+pruning), run once per candidate with that step's choice forced, and with the frees as
+choices of the run for the free steps. Positions come from seeded random 4-player games
+(tables of up to about 60 cards), so they hold what play produces: jokers bound on the
+table, in hand and freed. Large positions with a joker to place are skipped (the reference
+takes seconds each there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import rummy_env
+from rummy_env.cards import JOKER, NUM_NATURAL
+from rummy_env.manipulation import solver
+
+
+def _positions(games: int, seed: int) -> list[solver.Query]:
+    """The distinct meld positions met in seeded random play."""
+    rng = np.random.default_rng(seed)
+    seen: dict[solver.Query, None] = {}
+    for game in range(games):
+        env = rummy_env.make("manipulation_rummy", num_players=4)
+        env.reset(seed=seed + game)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            st = env.state_obj
+            if st.phase == "meld":
+                seen.setdefault(st.query(), None)
+            legal = np.flatnonzero(env.observe(agent)["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+    return list(seen)
+
+
+def _reference(q: solver.Query) -> solver.StepOptions:
+    """The mask by one plain run of the programme per candidate step."""
+
+    def run(t: int, need: str) -> bool:
+        return solver._run(q.table, q.hand, solver._ZERO, q.naturals, q.pending, q.added, t,
+                           need)
+
+    def completes(after: solver.Query) -> bool:  # frees allowed, as choices of the run
+        return solver._run(after.table, after.hand, after.freeable, after.naturals,
+                           after.pending, after.added, -1, "")
+
+    wilds = q.pending + q.hand[JOKER]
+    types = range(NUM_NATURAL)
+    return solver.StepOptions(
+        play=tuple(t for t in types if q.hand[t] and run(t, "a")),
+        joker=tuple(t for t in types if wilds and run(t, "x")),
+        free_hand=tuple(t for t in types if q.freeable[t] and q.hand[t]
+                        and completes(solver.after_free(q, t, True))),
+        free_table=tuple(t for t in types if q.freeable[t] and q.naturals[t]
+                         and completes(solver.after_free(q, t, False))),
+        finish=q.pending == 0 and q.added and solver.is_valid_table(q.table),
+    )
+
+
+def test_step_options_match_plain_runs_on_random_play() -> None:
+    positions = _positions(games=6, seed=31)
+    checked = with_joker = with_free = 0
+    for q in positions:
+        size = sum(q.table)
+        wilds = q.pending + q.hand[JOKER] + sum(q.freeable)
+        if (q.pending + q.hand[JOKER] and size > 24) or (wilds and size > 45):
+            continue  # the reference is too slow there
+        solver.can_complete.cache_clear()
+        got = solver.step_options.__wrapped__(q)
+        assert got == _reference(q), q
+        checked += 1
+        with_joker += bool(q.pending + q.hand[JOKER])
+        with_free += bool(sum(q.freeable))
+    assert checked > 300 and with_joker > 20 and with_free > 150, (checked, with_joker,
+                                                                   with_free)
