@@ -43,24 +43,18 @@ PLAYERS = {name: range(rummy_env.make(name).rules.min_players,
 CASES = [(v, n) for v in VARIANTS for n in PLAYERS[v]]
 
 
-# PettingZoo's test cycles per variant: 200, except where random play is slow. Manipulation
-# Rummy's exact table masks cost milliseconds to seconds per step (about 10 steps/s, issue 4),
-# and api_test samples unseeded actions, so fewer cycles keep its cost bounded in CI.
-CYCLES = {"manipulation_rummy": 30}
-
-
 @pytest.mark.parametrize("name,players", CASES)
 def test_pettingzoo_api_test(name: str, players: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(rummy_env.make(name, num_players=players, deal="random"),
-                 num_cycles=CYCLES.get(name, 200))
+                 num_cycles=200)
 
 
 @pytest.mark.parametrize("name,players", CASES)
 def test_pettingzoo_seed_test(name: str, players: int) -> None:
     seed_test(lambda: rummy_env.make(name, num_players=players, deal="random"),
-              num_cycles=CYCLES.get(name, 200))
+              num_cycles=200)
 
 
 @pytest.mark.parametrize("name", CONTRACT)
