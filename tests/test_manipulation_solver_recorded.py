@@ -60,7 +60,8 @@ def _reference(q: solver.Query) -> solver.StepOptions:
                         and completes(solver.after_free(q, t, True))),
         free_table=tuple(t for t in types if q.freeable[t] and q.naturals[t]
                          and completes(solver.after_free(q, t, False))),
-        finish=q.pending == 0 and q.added and solver.is_valid_table(q.table),
+        finish=q.pending == 0 and q.added and solver._run(q.table, solver._ZERO, solver._ZERO,
+                                                          solver._ZERO, 0, True, -1, ""),
     )
 
 

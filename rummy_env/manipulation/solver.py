@@ -21,6 +21,8 @@ number of aces of each suit kept back to end a sequence as the ace high, and, wi
 number of cards put into groups so far and the largest per-suit count (the ``k`` groups of a
 rank can take per-suit counts ``g_s`` exactly when ``g_s <= k`` and ``3k <= sum g <= 4k``: deal
 the cards round-robin). A length-1 or -2 sequence must be extended; a 3+ one may stop anywhere.
+Open 3+ sequences are counted only up to what the next rank can extend (its cards, less those
+that extend the short ones first): the others just stop, whatever comes.
 
 A turn in progress is solved by the same programme. At each type the effective count ``c`` is
 the table's count, plus ``a`` of the hand's natural cards, minus ``r`` freed jokers (only where
@@ -36,8 +38,12 @@ The mask (:func:`step_options`) comes from one forward and one backward sweep
 (:class:`_Sweep`) instead of one run per candidate step. The sweep's layers are the 52 types
 (a rank's end, where its group cards must split into groups, is a layer of its own) and the
 four ace-high layers. Forward: the keys reachable before each layer with their values. A
-layer's moves depend only on the part of a key it reads (the suit's field and ``G``; at a
-rank's end ``S`` and ``G``), so they are memoised on that part and stored as key deltas.
+layer's moves depend only on the part of a key it reads (the suit's field, ``S`` and ``G``;
+at a rank's end ``S`` and ``G``), so they are memoised on that part and stored as key deltas.
+A type's move is dropped when the rank's group cards could no longer split into groups
+whatever its later suits and the jokers add (:func:`_groups_reachable`): a necessary
+condition of the rank's end, so only keys that die there go, earlier (on 70-card tables
+more than half the keys before a rank's end died there: a quarter to nearly half of all).
 Backward: per forward key, the values from which the rest reaches an accepted end, through
 moves into forward keys only (a value the forward pass reaches moves only into forward keys,
 so these sets are exact on every such value; they are needed only from the first
@@ -79,14 +85,17 @@ joker to place anywhere, which multiplies the states).
 
 Cost: pure Python, about twice one run of the programme per mask (plus one forward run per
 free the shortcuts do not settle). Without a joker to place, a run visits tens of keys per
-layer on a 30-card table and thousands at 60-70 cards (about a millisecond to a few tens of
-milliseconds per mask); tables of 90-100 cards reach tens of thousands of keys per layer
-(seconds). A joker that may still be placed multiplies the keys even after the pruning: a
-70-card table with one joker pending takes about 0.2-0.6 s per mask, with two about 3 s.
-On masks recorded from random 4-player play the median is about 1 ms and the mean about
-6 ms. ``benchmarks/manipulation_solver.py`` measures it. Answers are memoised on the whole
-query (table, hand, bindings); :func:`is_valid_table` and :func:`arrange` use the plain
-programme (:func:`_run`).
+layer on a 30-card table and thousands at 60-70 cards (on masks recorded from play: about
+1 ms per mask below 40 cards, 2-3 ms at 40-59, 8 ms at 60-79); tables of 90-100 cards reach
+tens of thousands of keys per layer (seconds). A joker that may still be placed multiplies
+the keys even after the pruning (5-30% of the forward keys are live; a per-suit bound over
+the suit's whole rest, groups taken as free, cut only about 5% more, so the dead keys die of
+the suits' coupling in groups): a 60-79-card table with one joker pending takes about
+0.1-0.5 s per mask, a 71-card one with two about 3 s. On the recorded masks the median is
+about 0.7 ms and the mean about 4.3 ms. ``benchmarks/manipulation_solver.py`` measures it.
+Answers are memoised on the whole query (table, hand, bindings); :func:`is_valid_table` is
+the sweep's forward pass alone, :func:`arrange` the plain programme (:func:`_run`, which
+keeps the choices made).
 """
 
 from __future__ import annotations
@@ -134,10 +143,20 @@ def _suit_moves(r: int, f: int, c: int, gmax: int, nx1: int, nx2: int, grp: bool
             else:
                 if k + n1 > nx1 or (k and k > nx2):
                     continue  # short sequences that the next cards cannot extend
-                if n3n > nx1:
-                    n3n = nx1  # open 3+ sequences beyond the next cards just stop
+                # The next cards extend the ``k + n1`` short sequences first, so at most
+                # ``nx1 - k - n1`` of them can extend a 3+ one: the others just stop here.
+                if n3n > nx1 - k - n1:
+                    n3n = nx1 - k - n1
             out.append((k | n1 << 3 | n3n << 6 | hi << 9, g, (c, hi, e3, k, g)))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _groups_reachable(total: int, biggest: int, room: int) -> bool:
+    """Some of up to ``room`` more group cards make ``total`` (with per-suit maximum at least
+    ``biggest``) split into groups: a necessary condition for a rank's groups (more cards
+    never lower the maximum, and a larger maximum only makes :func:`_groups_ok` harder)."""
+    return any(_groups_ok(n, biggest) for n in range(total, total + room + 1))
 
 
 def _groups_ok(total: int, biggest: int) -> bool:
@@ -353,7 +372,7 @@ _SWEEP = tuple(x for r in range(1, 14) for x in ((r, 0), (r, 1), (r, 2), (r, 3),
 #: Index of each natural type's layer in ``_SWEEP``.
 _AT = tuple(_SWEEP.index((t % 13 + 1, t // 13)) for t in range(NUM_NATURAL))
 #: Per layer: where its moves read a key (see ``_Sweep._moves``): (shift, mask), mask -1 for a
-#: type layer (the suit's field and ``G``).
+#: type layer (the suit's field, ``S`` and ``G``).
 _READS = tuple((48, 0xFFF) if s < 0 else (12 * s, 0xFFF if r == 14 else -1) for r, s in _SWEEP)
 #: A joker need that no number of jokers meets.
 _NEVER = 99
@@ -421,7 +440,9 @@ class _Sweep:
             nx1 = cmax[t + 1] if r <= 12 else -1
             nx2 = cmax[t + 2] if r <= 11 else (cmax[base] if r == 12 else -1)
             hcap = min(cmax[base + 11], cmax[base + 12]) if r == 1 else 0
-            self.params.append((r, 12 * s, t, nx1, nx2, self.group_rank[r - 1], hcap))
+            # The most group cards the rank's later suits and the jokers can still add.
+            room = sum(cmax[q * 13 + r - 1] for q in range(s + 1, 4)) + wilds
+            self.params.append((r, 12 * s, t, nx1, nx2, self.group_rank[r - 1], hcap, room))
         hi_acc = 0
         lo_acc = 0
         for d in range(max(pending, dlo), min(pending + hj, dhi) + 1):
@@ -520,9 +541,10 @@ class _Sweep:
     # ----------------------------------------------------------------- transitions
     def _moves(self, p: int, sub: int, ot: tuple | None = None) -> tuple:
         """The moves through layer ``p`` of the keys whose part that the layer reads is
-        ``sub`` (type layer: the suit's field and ``G``; rank end: ``S`` and ``G``; ace high:
-        the suit's field), as :meth:`_entry` tuples; a move adds its delta to the key.
-        ``ot``: other options at a type layer, for candidate checks (not memoised).
+        ``sub`` (type layer: the suit's field, ``S`` and ``G``; rank end: ``S`` and ``G``;
+        ace high: the suit's field), as :meth:`_entry` tuples; a move adds its delta to the
+        key. ``ot``: other options at a type layer, for candidate checks (not memoised). A
+        type's move after which the rank's groups cannot work out is dropped.
 
         With pruning on, the key also carries (from bit 60) the sum of the suits' joker
         needs (:meth:`_suit_need`), which a type layer's move updates for its suit; a move
@@ -552,13 +574,15 @@ class _Sweep:
             else:
                 out.append(self._entry(0, _ID))
         else:
-            r, sh, t, nx1, nx2, grp, hcap = self.params[p]
-            f, G = sub & 0xFFF, sub >> 12
+            r, sh, t, nx1, nx2, grp, hcap, room = self.params[p]
+            f, S, G = sub & 0xFFF, sub >> 12 & 31, sub >> 17
             pruning = self.pruning
             if pruning:
                 need0 = self._suit_need(r, s, f)
             for c, gmax, pairs in (self.opts[t] if ot is None else ot):
                 for nf, g, _ in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap):
+                    if not _groups_reachable(S + g, g if g > G else G, room):
+                        continue  # the rank's group cards can no longer split into groups
                     delta = (nf - f) << sh
                     if g:
                         delta += (g << 48) + ((g - G if g > G else 0) << 53)
@@ -586,7 +610,7 @@ class _Sweep:
             # Every move keeps the values and nothing is pruned: the keys' moves only.
             dm = self._deltas_at[p]
             for key, val in cur.items():
-                sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 53 & 127) << 12
+                sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 48 & 4095) << 12
                 ds = dm.get(sub)
                 if ds is None:
                     ds = dm[sub] = tuple(e[0] for e in moves(p, sub))
@@ -599,7 +623,7 @@ class _Sweep:
         prune = self.pruning and _SWEEP[p][0] < 14
         wilds, keep = self.wilds, self.keep
         for key, val in cur.items():
-            sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 53 & 127) << 12
+            sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 48 & 4095) << 12
             ms = memo.get(sub)
             if ms is None:
                 ms = memo[sub] = moves(p, sub, ot)
@@ -656,14 +680,14 @@ class _Sweep:
                 for key in fwd[p]:
                     acc = 0
                     sub = (key >> sh & mask if mask > 0
-                           else key >> sh & 0xFFF | (key >> 53 & 127) << 12)
+                           else key >> sh & 0xFFF | (key >> 48 & 4095) << 12)
                     for delta in dm[sub]:
                         acc |= nxt.get(key + delta, 0)
                     here[key] = acc
                 continue
             for key in fwd[p]:
                 acc = 0
-                sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 53 & 127) << 12
+                sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 48 & 4095) << 12
                 for delta, pairs, _, bm in memo[sub]:
                     b = nxt.get(key + delta)
                     if b:
@@ -724,8 +748,9 @@ class _Sweep:
 @functools.lru_cache(maxsize=200_000)
 def is_valid_table(table: tuple[int, ...]) -> bool:
     """MR-3/MR-4: the multiset (52 effective counts) splits into valid groups and sequences.
-    An empty table is valid."""
-    return _run(table, _ZERO, _ZERO, _ZERO, 0, True, -1, "")
+    An empty table is valid. (The sweep's forward pass: the same programme as :func:`_run`,
+    with its moves memoised and its rank's groups checked as they fill.)"""
+    return _Sweep(table, _ZERO, _ZERO, _ZERO, 0, True).forward(True)
 
 
 def _no_frees(q: Query) -> Query:
