@@ -6,8 +6,9 @@ trips), the leak test (other hands and the stock order never reach an observatio
 round trips through ``get_state``, scenario validation errors, rendering of one valid
 arrangement, and the greedy bot against the random bot.
 
-The solver is exact but slow on large tables with jokers in play (see
-``benchmarks/manipulation_solver.py``), so the soak keeps episodes short (``max_turns``).
+The soak's deals run up to 20 turns, long enough for tables of 40-60 cards, jokers freed and
+played again, and for a good share of the deals to end (knock or out, MR-7/MR-8); whole deals
+of larger tables with jokers in play cost seconds each (``benchmarks/manipulation_solver.py``).
 """
 
 from __future__ import annotations
@@ -28,12 +29,12 @@ VARIANT = "manipulation_rummy"
 
 
 def test_random_play_soak_with_invariants() -> None:
-    """200 seeded games (2-5 players, short episodes): invariants at every step."""
+    """200 seeded games (2-5 players, deals cut at 20 turns): invariants at every step."""
     rng = np.random.default_rng(99)
     ended = 0
     for game in range(200):
         players = 2 + game % 4
-        env = rummy_env.make(VARIANT, num_players=players, max_turns=2)
+        env = rummy_env.make(VARIANT, num_players=players, max_turns=20)
         env.reset(seed=game)
         deck = list(env.game.deck)
         turn = env.state_obj.turn_number
@@ -59,7 +60,8 @@ def test_random_play_soak_with_invariants() -> None:
             assert env.string_to_action(env.action_to_string(a)) == a
             env.step(a)
         ended += env.state_obj.is_deal_over
-    assert ended < 200  # short episodes are mostly truncated; the invariants are the point
+    # Deals that end (knock or out) as well as deals cut at the turn limit.
+    assert 50 <= ended < 200, ended
 
 
 def _permute_hidden(state: dict, viewer: int, rng: np.random.Generator) -> dict:
