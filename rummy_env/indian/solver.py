@@ -25,6 +25,13 @@ API
 ``discard_bits(cards14, wild_rank, packs=2, *, sets_of_four=False, tanala=True) -> int``
     ``declare_discards`` as a bit set (bit ``t`` set: type ``t`` can go); the engine's form.
 
+``wilds_suffice(counts, wild_rank, tan, four, drop) -> bool``
+    A cheap necessary condition for a declaration (IR-6), on 53 counts (a list or the
+    engine's ``bytearray``), ``wild_rank`` 0..13 (0: none), ``tan`` whether tanalas are
+    possible (the option and 3 packs), ``four`` sets of four, ``drop`` one card to go first:
+    False when the naturals need more wild cards than the hand has, whatever the lives. The
+    searches above run it first; the engine's ``could_declare`` as its last test.
+
 ``is_wild(t, wild_rank) -> bool``
     Printed joker, or natural of rank ``wild_rank``. ``wild_rank`` ``None`` (or ``0``, the
     engine's spelling): only printed jokers are wild (IR-2: a printed joker indicator). The
@@ -129,6 +136,11 @@ Algorithm
    the search stops once every card type of the hand is answered. Its suit tables keep keys
    only (no witness), are shared across budgets and memoised across hands (bounded).
 6. Whole hands are memoised too (bounded).
+7. Before searches 4 and 5, and at each set choice within them, a lower bound on the wild cards
+   (``wilds_suffice``): each suit's least *fill* (the wild cards runs and tanalas holding its
+   naturals need, one natural out for 5) over the set choices still open, plus the wild cards
+   of the sets chosen. Most hands that cannot declare fail it at once; it ignores the lives,
+   so it never turns a declaration away.
 
 Everything is checked against an independent brute force in ``tests/test_indian_solver.py``
 (every partition of the hand into explicitly validated melds). Speed:
@@ -140,9 +152,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 
 __all__ = ["Arrangement", "best_arrangement", "can_declare", "declare_discards", "discard_bits",
-           "card_value", "is_wild", "cache_clear"]
+           "wilds_suffice", "card_value", "is_wild", "cache_clear"]
 
 JOKER = 52
 
@@ -726,6 +739,260 @@ def _search_second_life(cnt, wr, tan, four, floor):
     return best
 
 
+# --------------------------------------------------------------------------------------------
+# A cheap proof of "no": the wild cards the naturals need, whatever the lives (IR-6).
+#
+# Every meld of a declaration holds its non-wild naturals and wild cards (a wild-rank natural
+# kept as itself counts as a wild card here: it could stand in its own place as one, IR-2). A
+# run of ``k`` naturals spanning ``span`` places holds at least ``max(3, span) - k`` wild
+# cards, a set of ``k`` naturals ``3 - k`` (none for four with ``sets_of_four``), a tanala none
+# (IR-3, IR-4). So the hand's wild cards number at least the least *fill* of any partition of
+# its non-wild naturals into such groups; leaving one card out of a 14-card hand leaves either a
+# natural out of the groups or one wild card fewer. The lives (a pure run, two runs) and the
+# places of left-over wild cards are ignored, so the bound is necessary only.
+
+_INF = 99
+
+#: ``tan -> {cluster: (fill, fill with one natural out)}`` of :func:`_cover`, shared by every
+#: suit, and ``(vec, tan) ->`` the same per suit of :func:`_suit_fill`: both emptied when
+#: ``_SUIT_FILL`` reaches ``_SUIT_FILL_LIMIT`` entries; ``_FILL``, the tables of
+#: :func:`_fill_table`, when it reaches ``_FILL_LIMIT`` (all are cheap to rebuild).
+_COVER: dict = {False: {}, True: {}}
+_SUIT_FILL: dict = {}
+_SUIT_FILL_LIMIT = 1 << 15
+_FILL: dict = {}
+_FILL_LIMIT = 1 << 12
+
+
+def _trim(lst: list) -> tuple:
+    """``lst`` without its leading and trailing zeros, as a tuple."""
+    i = 0
+    j = len(lst)
+    while i < j and not lst[i]:
+        i += 1
+    while j > i and not lst[j - 1]:
+        j -= 1
+    return tuple(lst[i:j])
+
+
+def _cover(pat: tuple, tan: bool) -> tuple[int, int]:
+    """``(f0, f1)`` for a cluster ``pat`` of one suit's naturals: the counts at consecutive
+    run places from the lowest natural to the highest (trimmed: a fill does not depend on where
+    the places lie, every run fits in a suit's 14 places). ``f0``: the fewest wild cards of
+    runs and tanalas holding every natural; ``f1``: the same with one natural left out. The
+    lowest natural is the lowest of its run (or in a tanala, or the card left out); a run never
+    needs a gap of four places or more between two naturals (the two runs on either side need
+    at most four padding wild cards between them)."""
+    memo = _COVER[tan]
+    r = memo.get(pat)
+    if r is not None:
+        return r
+    if not pat:
+        return 0, 0
+    lst = list(pat)
+    lst[0] -= 1
+    f0 = _INF
+    f1 = _cover(_trim(lst), tan)[0]  # the lowest natural is the one left out
+    if tan and pat[0] >= 3:
+        lst[0] -= 2
+        f0, f1t = _cover(_trim(lst), tan)
+        f1 = min(f1, f1t)
+        lst[0] += 2
+    n = len(lst)
+
+    def ext(last: int, gaps: int) -> None:
+        nonlocal f0, f1
+        w = gaps + 2 - last if last < 2 else gaps  # the span is last + 1: padding to 3
+        a, b = _cover(_trim(lst), tan)
+        if w + a < f0:
+            f0 = w + a
+        if w + b < f1:
+            f1 = w + b
+        for q in range(last + 1, min(last + 5, n)):
+            if lst[q]:
+                lst[q] -= 1
+                ext(q, gaps + q - last - 1)
+                lst[q] += 1
+
+    ext(0, 0)
+    memo[pat] = r = (f0, f1)
+    return r
+
+
+def _suit_fill(vec: bytes, tan: bool) -> tuple[int, int]:
+    """``(f0, f1)`` of :func:`_cover` for one suit's non-wild naturals ``vec`` (13 counts by
+    rank index), each ace played low or high: the sum over its clusters (naturals more than
+    four places apart share no run), one natural out in one of them for ``f1``. Memoised
+    (bounded)."""
+    key = (vec, tan)
+    r = _SUIT_FILL.get(key)
+    if r is not None:
+        return r
+    if len(_SUIT_FILL) >= _SUIT_FILL_LIMIT:
+        _SUIT_FILL.clear()
+        _COVER[False].clear()
+        _COVER[True].clear()
+    f0 = f1 = _INF
+    for pos in _ace_splits(vec):
+        a0 = gain = 0
+        i = 1
+        while i < 15:
+            if not pos[i]:
+                i += 1
+                continue
+            last = k = i
+            while k < 15 and k <= last + 4:
+                if pos[k]:
+                    last = k
+                k += 1
+            a, b = _cover(pos[i:last + 1], tan)
+            a0 += a
+            if b - a < gain:
+                gain = b - a
+            i = last + 1
+        if a0 < f0:
+            f0 = a0
+        if a0 + gain < f1:
+            f1 = a0 + gain
+    _SUIT_FILL[key] = r = (f0, f1)
+    return r
+
+
+def _fill_table(vec: bytes, rks: tuple, tan: bool) -> list:
+    """The least fill of one suit's non-wild naturals ``vec`` (13 counts by rank index), as
+    its naturals of the rank indices ``rks`` (ascending) go to sets or not: per depth ``j``
+    (0..len(rks)), ``{code: (f0, f1)}``, the least :func:`_suit_fill` over the choices for
+    ``rks[j:]``, ``code`` the choice made for ``rks[:j]`` (base-4 digits: the naturals of that
+    rank taken into sets). Memoised (bounded)."""
+    key = (vec, rks, tan)
+    levels = _FILL.get(key)
+    if levels is not None:
+        return levels
+    if len(_FILL) >= _FILL_LIMIT:
+        _FILL.clear()
+    # the last level: every choice for every rank; each level above: the least over the
+    # choices for its next rank (the last base-4 digit of the codes below)
+    v = bytearray(vec)
+    last = {}
+    for xs in product(*[range(vec[rk] + 1) for rk in rks]):
+        code = 0
+        for rk, x in zip(rks, xs):
+            v[rk] = vec[rk] - x
+            code = code * 4 + x
+        last[code] = _suit_fill(bytes(v), tan)
+    levels = [last]
+    for _ in rks:
+        up: dict = {}
+        for code, (a, b) in levels[-1].items():
+            o = up.get(code >> 2)
+            if o is None:
+                up[code >> 2] = (a, b)
+            elif a < o[0] or b < o[1]:
+                up[code >> 2] = (min(a, o[0]), min(b, o[1]))
+        levels.append(up)
+    levels.reverse()
+    _FILL[key] = levels
+    return levels
+
+
+@lru_cache(maxsize=4096)
+def _set_fills(c: tuple, four: bool) -> tuple:
+    """The set choices of one rank with ``c[s]`` naturals of suit ``s``: ``(used4, wilds)``
+    per distinct ``used4`` (naturals of each suit in its sets), with the fewest wild cards,
+    by wild cards (no sets first)."""
+    best: dict = {}
+    for used, w, _s3, _masks in _set_options(c, four):
+        if best.get(used, _INF) > w:
+            best[used] = w
+    return tuple(sorted(best.items(), key=lambda e: e[1]))
+
+
+def _fill_bounds(vecs: list, rks: list, tan: bool) -> tuple[list, list]:
+    """For the suit vectors ``vecs`` (13 counts by rank index each) and the rank indices
+    ``rks`` whose sets are chosen in that order: ``(tables, mults)``. ``tables[s][j]`` is the
+    :func:`_fill_table` level of suit ``s`` once the sets of ``rks[:j]`` are chosen, keyed by
+    the code of its choices so far; a choice taking ``u`` naturals of suit ``s`` at ``rks[j]``
+    turns code ``c`` into ``c * mults[j][s] + u`` (``mults[j][s]`` is 1 when suit ``s`` has
+    no card of that rank: ``u`` is then 0)."""
+    tables = []
+    for v in vecs:
+        own = [rk for rk in rks if v[rk]]
+        if not own:  # no set can take a card of this suit
+            tables.append([{0: _suit_fill(bytes(v), tan)}] * (len(rks) + 1))
+            continue
+        levels = _fill_table(bytes(v), tuple(own), tan)
+        depth = 0
+        row = []
+        for rk in rks:
+            row.append(levels[depth])
+            if v[rk]:
+                depth += 1
+        row.append(levels[depth])
+        tables.append(row)
+    mults = [(4 if vecs[0][rk] else 1, 4 if vecs[1][rk] else 1, 4 if vecs[2][rk] else 1,
+              4 if vecs[3][rk] else 1) for rk in rks]
+    return tables, mults
+
+
+def _fill_need(tables: list, j: int, codes: tuple, drop: bool) -> int:
+    """The least fill of the suits over the set choices still open at depth ``j`` of
+    :func:`_fill_bounds` (``codes``: per suit, the choices made), one natural out when
+    ``drop``: a lower bound on the wild cards any completion of those choices needs."""
+    a0, b0 = tables[0][j][codes[0]]
+    a1, b1 = tables[1][j][codes[1]]
+    a2, b2 = tables[2][j][codes[2]]
+    a3, b3 = tables[3][j][codes[3]]
+    need = a0 + a1 + a2 + a3
+    if drop:
+        need += min(b0 - a0, b1 - a1, b2 - a2, b3 - a3)
+    return need
+
+
+def _next_codes(codes: tuple, mult: tuple, used: tuple) -> tuple:
+    """The codes of :func:`_fill_bounds` after a set choice taking ``used[s]`` of suit ``s``."""
+    return (codes[0] * mult[0] + used[0], codes[1] * mult[1] + used[1],
+            codes[2] * mult[2] + used[2], codes[3] * mult[3] + used[3])
+
+
+def wilds_suffice(cnt: Sequence[int], wr: int, tan: bool, four: bool, drop: bool) -> bool:
+    """A necessary condition for ``cnt`` (53 counts), less one card when ``drop``, to declare
+    (IR-6): its wild cards are at least the least fill of its non-wild naturals, one of them
+    left out when ``drop`` (see above). The least fill is found by a branch and bound over the
+    set choices of the ranks present in two suits or more (:func:`_set_fills`), bounded below by
+    each suit's least fill over the set choices still open (:func:`_fill_need`)."""
+    wilds = cnt[JOKER]
+    vecs = [bytes(cnt[0:13]), bytes(cnt[13:26]), bytes(cnt[26:39]), bytes(cnt[39:52])]
+    if wr:
+        r = wr - 1
+        for s in range(4):
+            v = vecs[s]
+            if v[r]:
+                wilds += v[r]
+                vecs[s] = v[:r] + b"\0" + v[r + 1:]
+    v0, v1, v2, v3 = vecs
+    ranks = []
+    for rk in range(13):
+        if (v0[rk] > 0) + (v1[rk] > 0) + (v2[rk] > 0) + (v3[rk] > 0) >= 2:
+            ranks.append((rk, _set_fills((v0[rk], v1[rk], v2[rk], v3[rk]), four)))
+    m = len(ranks)
+    tables, mults = _fill_bounds(vecs, [rk for rk, _ in ranks], tan)
+
+    def dfs(j: int, sets_w: int, codes: tuple) -> bool:
+        if sets_w + _fill_need(tables, j, codes, drop) > wilds:
+            return False
+        if j == m:
+            return True
+        mult = mults[j]
+        for used, w in ranks[j][1]:
+            if sets_w + w > wilds:
+                break
+            if dfs(j + 1, sets_w + w, _next_codes(codes, mult, used)):
+                return True
+        return False
+
+    return dfs(0, 0, (0, 0, 0, 0))
+
+
 def _declare_ok(a, b, t, L, s3, four):
     if not (a or t):
         return False
@@ -742,7 +1009,8 @@ def _declare_ok(a, b, t, L, s3, four):
 
 
 def _search_declare(cnt, wr, tan, four):
-    """A declaration of all the cards: witness or None."""
+    """A declaration of all the cards: witness or None. Set choices whose suits need more
+    wild cards than are left are skipped (:func:`_fill_need`: no leaf below could declare)."""
     for reserved in _splits(cnt, wr, tan):
         sp = _Split(cnt, wr, reserved, four)
         W = sp.W
@@ -779,10 +1047,15 @@ def _search_declare(cnt, wr, tan, four):
                     return True
             return False
 
-        def dfs(j, sets_u, s3):
+        tables, mults = _fill_bounds(sp.vecs, [rk - 1 for rk, _ in ranks], tan)
+
+        def dfs(j, sets_u, s3, codes):
+            if sets_u + _fill_need(tables, j, codes, False) > W:
+                return False  # no leaf below has the wild cards
             if j == nr:
                 return leaf(sets_u, s3)
             rk, opts = ranks[j]
+            mult = mults[j]
             for used, w, os3, masks in opts:
                 if sets_u + w > W:
                     continue
@@ -790,17 +1063,17 @@ def _search_declare(cnt, wr, tan, four):
                     for s in range(4):
                         sp.vecs[s][rk - 1] -= used[s]
                     chosen.append((rk, masks))
-                    ok = dfs(j + 1, sets_u + w, s3 + os3)
+                    ok = dfs(j + 1, sets_u + w, s3 + os3, _next_codes(codes, mult, used))
                     chosen.pop()
                     for s in range(4):
                         sp.vecs[s][rk - 1] += used[s]
                 else:
-                    ok = dfs(j + 1, sets_u, s3)
+                    ok = dfs(j + 1, sets_u, s3, _next_codes(codes, mult, used))
                 if ok:
                     return True
             return False
 
-        if dfs(0, 0, 0):
+        if dfs(0, 0, 0, (0, 0, 0, 0)):
             return found[0]
     return None
 
@@ -903,7 +1176,9 @@ def _search_discards(cnt: list, wr: int, tan: bool, four: bool) -> int:
     of the smaller hand is one of the whole hand's (they only grow with the cards), and each
     leaf checks, per card left out, exactly what the smaller hand's leaf checks, so the answer
     is the per-discard search's; ``tests/test_indian_solver.py`` checks it on thousands of
-    hands. It stops early once every card type of the hand has been found."""
+    hands. It stops early once every card type of the hand has been found, and skips the set
+    choices whose suits need more wild cards than are left, whatever card is out
+    (:func:`_fill_need`: no leaf below could find a discard)."""
     have = 0
     for t in range(53):
         if cnt[t]:
@@ -965,27 +1240,32 @@ def _search_discards(cnt: list, wr: int, tan: bool, four: bool) -> int:
                         and _declare_ok(a, b, t, left - 1, s3, four)):
                     found |= pool
 
-        def dfs(j, sets_u, s3):
+        tables, mults = _fill_bounds(sp.vecs, [rk - 1 for rk, _ in ranks], tan)
+
+        def dfs(j, sets_u, s3, codes):
+            if sets_u + _fill_need(tables, j, codes, True) > W:
+                return False  # no leaf below has the wild cards, whatever card is out
             if j == nr:
                 leaf(sets_u, s3)
                 return found == have
             rk, opts = ranks[j]
+            mult = mults[j]
             for used, w, os3, masks in opts:
                 if sets_u + w > W:
                     continue
                 if masks:
                     for s in range(4):
                         sp.vecs[s][rk - 1] -= used[s]
-                    done = dfs(j + 1, sets_u + w, s3 + os3)
+                    done = dfs(j + 1, sets_u + w, s3 + os3, _next_codes(codes, mult, used))
                     for s in range(4):
                         sp.vecs[s][rk - 1] += used[s]
                 else:
-                    done = dfs(j + 1, sets_u, s3)
+                    done = dfs(j + 1, sets_u, s3, _next_codes(codes, mult, used))
                 if done:
                     return True
             return False
 
-        if dfs(0, 0, 0):
+        if dfs(0, 0, 0, (0, 0, 0, 0)):
             break
     return found
 
@@ -994,8 +1274,8 @@ def _search_discards(cnt: list, wr: int, tan: bool, four: bool) -> int:
 def _discard_bits(key: tuple, wr: int, tan: bool, four: bool) -> int:
     """:func:`_search_discards` of a sorted hand, memoised per hand (bits as there)."""
     cnt = _counts(key, 10 ** 9)
-    if not _has_pure(cnt, tan):
-        return 0  # no 13 of these cards hold a pure run either
+    if not _has_pure(cnt, tan) or not wilds_suffice(cnt, wr, tan, four, True):
+        return 0  # no 13 of these cards hold a pure run, or enough wild cards
     return _search_discards(cnt, wr, tan, four)
 
 
@@ -1153,55 +1433,10 @@ def _best(key: tuple, wr: int, tan: bool, four: bool) -> Arrangement:
     return _make(key, wr, [ptypes], [pkind], False)
 
 
-def _near_ranks(rk: int) -> tuple:
-    pos = (1, 14) if rk == 1 else (rk,)
-    out = set()
-    for p in pos:
-        for q in (p - 2, p - 1, p + 1, p + 2):
-            if 1 <= q <= 14:
-                out.add(_POS_RANK[q])
-    out.discard(rk)
-    return tuple(sorted(out))
-
-
-_NEAR = (None,) + tuple(_near_ranks(rk) for rk in range(1, 14))
-
-
-def _enough_wilds(cnt: list, wr: int, tan: bool) -> bool:
-    """A necessary condition for a declaration: a non-wild natural with no natural partner (of
-    its rank in another suit, of its suit within two places, or two more copies for a tanala)
-    has only wild cards in its meld, at least two; k such cards need at least max(2, k) wild
-    cards in all (a run holding j of them needs 2(j - 1) wild cards between them)."""
-    wilds = cnt[JOKER]
-    if wr:
-        for s in range(4):
-            wilds += cnt[s * 13 + wr - 1]
-    if wilds >= 13:
-        return True
-    lone = 0
-    for t in range(52):
-        c = cnt[t]
-        if not c:
-            continue
-        s, r0 = divmod(t, 13)
-        rk = r0 + 1
-        if rk == wr or (tan and c >= 3):
-            continue
-        if (cnt[r0] + cnt[13 + r0] + cnt[26 + r0] + cnt[39 + r0]) > c:
-            continue
-        base = s * 13 - 1
-        for r2 in _NEAR[rk]:
-            if r2 != wr and cnt[base + r2]:
-                break
-        else:
-            lone += c
-    return not lone or wilds >= max(2, lone)
-
-
 @lru_cache(maxsize=1 << 16)
 def _can_declare(key: tuple, wr: int, tan: bool, four: bool) -> bool:
     cnt = _counts(key, 10 ** 9)
-    if not _has_pure(cnt, tan) or not _enough_wilds(cnt, wr, tan):
+    if not _has_pure(cnt, tan) or not wilds_suffice(cnt, wr, tan, four, False):
         return False
     return _search_declare(cnt, wr, tan, four) is not None
 
@@ -1260,6 +1495,11 @@ def cache_clear() -> None:
     _discard_bits.cache_clear()
     _DROP.clear()
     _DROP_SUB.clear()
+    _FILL.clear()
+    _SUIT_FILL.clear()
+    _COVER[False].clear()
+    _COVER[True].clear()
+    _set_fills.cache_clear()
     _suit_points.cache_clear()
     _suit_full.cache_clear()
     _set_options.cache_clear()

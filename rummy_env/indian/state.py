@@ -56,11 +56,12 @@ from typing import Any
 import numpy as np
 
 from rummy_env.cards import (
-    JOKER, NUM_NATURAL, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_counts,
+    JOKER, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_counts,
     deck_list, rank_of,
 )
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
+from rummy_env.indian.solver import wilds_suffice
 
 Action = tuple
 
@@ -69,7 +70,6 @@ PHASES = (DRAW, PLAY, DEAL_OVER, GAME_OVER)
 #: How a deal ended (``IndianState.result``).
 RESULTS = ("declare", "early_declare", "hand_rummy", "last_standing", "void")
 _TYPES = range(NUM_TYPES)
-_NATURALS = range(NUM_NATURAL)
 _DISCARD = tuple(("discard", t) for t in _TYPES)
 _DECLARE = tuple(("declare", t) for t in _TYPES)
 
@@ -98,15 +98,12 @@ def cards_of(counts: Sequence[int]) -> list[int]:
     return [t for t in compress(_TYPES, counts) for _ in range(counts[t])]
 
 
-#: Per natural type: (suit, rank index, bit of the rank index), so hot loops skip the divmod.
-_SUIT_RANK_BIT = tuple((t // 13, t % 13, 1 << (t % 13)) for t in range(NUM_NATURAL))
-_SET_RATIO = (9.0, 2.0, 0.5, 0.0, 0.0)  # wild cards per natural in a set of k suits (k = index)
-
-
 @functools.lru_cache(maxsize=None)
-def _run_ratios(mask: int) -> tuple[float, ...]:
-    """For one suit's non-wild cards (bit r = rank index r present), per rank: the least number
-    of wild cards per natural card over the runs that could hold a card of that rank."""
+def _run_shares(mask: int) -> tuple[tuple[int, int, float, bool], ...]:
+    """For one suit's non-wild cards (bit r = rank index r present): per present rank, in
+    rank order, ``(r, 1 << r, ratio, near)``: the least number of wild cards per natural card
+    over the runs that could hold a card of that rank, and whether a card of the suit lies at
+    run distance 1 or 2 of it (C-3: the ace low or high)."""
     pos = [r + 1 for r in range(13) if mask >> r & 1]
     if mask & 1:
         pos.append(14)  # the ace high as well (C-3)
@@ -122,13 +119,15 @@ def _run_ratios(mask: int) -> tuple[float, ...]:
                 r = (q - 1) % 13
                 if ratio < out[r]:
                     out[r] = ratio
-    return tuple(out)
+    return tuple((r, 1 << r, out[r], bool(mask & _NEAR_MASK[r]))
+                 for r in range(13) if mask >> r & 1)
 
 
 def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) -> bool:
     """A fast necessary condition for ``hand`` (53 counts) less ``drop`` cards to be a valid
     declaration (IR-6) when ``wild_rank`` (0: none) and the jokers are wild. False means it
-    surely is not; True means: ask the solver. Three tests, each implied by a valid hand:
+    surely is not; True means: ask the solver. Four tests, each implied by a valid hand, the
+    cheap ones first:
 
     1. a pure run: three consecutive cards of a suit (a wild-rank card counting as itself),
        or three identical cards when a tanala is possible (IR-4);
@@ -139,23 +138,34 @@ def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) 
        suit, gaps and padding to 3 filled by wild cards; a tanala, 0). Leaving ``drop`` cards
        out can only remove the largest such shares;
     3. a *lone* card (no non-wild card of its rank, none of its suit at run distance 1 or 2)
-       needs two wild cards of its own meld, and ``k`` lone cards at least ``max(2, k)``.
+       needs two wild cards of its own meld, and ``k`` lone cards at least ``max(2, k)``;
+    4. test 2 prices each card on its own, so cards that compete for the same partners pass
+       it (wild rank 7: ``3C AD KD 2H 3H 4H 7H 8H 9H 10H 3S 4S 5S 8S``, where ``3C``'s set
+       needs ``3H`` and ``3S``, which the runs need): :func:`~rummy_env.indian.solver.
+       wilds_suffice`, the least number of wild cards over every partition of the naturals
+       into runs, sets and tanalas, settles about four in five of them, for a fraction of
+       what the solver's search takes to say "no". Without the rules at hand it allows sets of
+       four (more melds: a weaker bound, still necessary); ``tanala`` may be the rule as it is
+       whatever the packs (three identical cards need three packs).
     """
+    if type(hand) is not bytearray:
+        hand = bytearray(hand)
     if not _has_pure_run(hand, tanala):
         return False
-    present = list(compress(_NATURALS, hand))
     # No share exceeds 2 (a card alone and two wild cards), so once the shares so far, less
     # 2 per card left out, exceed the wild cards, test 2 surely fails: stop there.
-    shares = _wild_shares(hand, present, wild_rank, tanala, 2.0 * drop)
+    shares = _wild_shares(hand, wild_rank, tanala, 2.0 * drop)
     if shares is None:
         return False
-    w, total, worst, lone, _ = shares
+    w, total, worst, lone = shares
     if drop:
         total -= worst * drop
         lone = max(0, lone - drop)
     if lone and w < max(2, lone):
         return False
-    return w >= total - 1e-9
+    if w < total - 1e-9:
+        return False
+    return wilds_suffice(hand, wild_rank, tanala, True, bool(drop))
 
 
 #: ``bytes.translate`` table: a card count to 1 if present, else 0.
@@ -166,7 +176,7 @@ _RUN_STARTS = sum(1 << 8 * (s * 13 + r) for s in range(4) for r in range(11))
 _QUEENS = sum(1 << 8 * (s * 13 + 11) for s in range(4))
 
 
-def _has_pure_run(hand: Sequence[int], tanala: bool) -> bool:
+def _has_pure_run(hand: bytearray, tanala: bool) -> bool:
     """Test 1 of :func:`could_declare`: three consecutive naturals of a suit (a wild-rank card
     counting as itself; the ace low or high, C-3), or three identical cards when a tanala is
     possible. About half the hands fail here, so it is a few operations in C: the presence
@@ -174,8 +184,6 @@ def _has_pure_run(hand: Sequence[int], tanala: bool) -> bool:
     ``i`` of ``x & x >> 8 & x >> 16`` is 1 when types ``i .. i+2`` are all present (kept where
     they lie in one suit), and byte ``i`` of ``x & x >> 8 & x << 88`` when ``i``, ``i+1`` and
     ``i-11`` are (kept at the queens: ``Q K A``)."""
-    if type(hand) is not bytearray:
-        hand = bytearray(hand)
     x = int.from_bytes(hand.translate(_PRESENT), "little")
     if x & (x >> 8) & ((x >> 16) & _RUN_STARTS | (x << 88) & _QUEENS):
         return True
@@ -184,55 +192,57 @@ def _has_pure_run(hand: Sequence[int], tanala: bool) -> bool:
     return tanala and bool(hand.translate(None, b"\0\1\2"))
 
 
-def _wild_shares(hand: Sequence[int], present: list[int], wild_rank: int, tanala: bool,
-                 slack: float | None = None,
-                 ) -> tuple[int, float, float, int, dict[int, float]] | None:
-    """Tests 2 and 3 of :func:`could_declare`: ``(w, total, worst, lone, share)``: the wild
-    cards of ``hand``; the least wild cards its melded non-wild cards need, summed (``share[t]``
-    per copy of type ``t``); the largest share; the number of lone cards. With ``slack``: None
-    as soon as the shares summed so far exceed ``w + slack`` (the total can only grow)."""
+#: ``bytes.translate`` table: a card count to the character ``1`` if present, else ``0``.
+_BIT_CHAR = bytes([48] + [49] * 255)
+
+
+def _wild_shares(hand: bytearray, wild_rank: int, tanala: bool, slack: float,
+                 ) -> tuple[int, float, float, int] | None:
+    """Tests 2 and 3 of :func:`could_declare`: ``(w, total, worst, lone)``: the wild cards
+    of ``hand``; the least wild cards its melded non-wild cards need, summed; the largest share
+    of one card; the number of lone cards. None as soon as the shares summed so far exceed
+    ``w + slack`` (the total can only grow).
+
+    A card's share is its run share (:func:`_run_shares`), at most 0.5 when two suits hold
+    its rank (a set of two and one wild card) and 0 when three or four do (a set of three).
+    The suits' rank masks come from the hand's presence bytes read as binary numerals."""
     w = hand[JOKER]
     keep = 0x1FFF
     if wild_rank:
         keep &= ~(1 << (wild_rank - 1))
-        for s in (0, 13, 26, 39):
-            w += hand[s + wild_rank - 1]
-    srb = _SUIT_RANK_BIT
-    masks = [0, 0, 0, 0]
-    for t in present:
-        s, _, bit = srb[t]
-        masks[s] |= bit & keep
-    m0, m1, m2, m3 = masks
-    limit = float("inf") if slack is None else w + slack + 1e-9
+        r = wild_rank - 1
+        w += hand[r] + hand[13 + r] + hand[26 + r] + hand[39 + r]
+    b = hand.translate(_BIT_CHAR)
+    m0 = int(b[12::-1], 2) & keep
+    m1 = int(b[25:12:-1], 2) & keep
+    m2 = int(b[38:25:-1], 2) & keep
+    m3 = int(b[51:38:-1], 2) & keep
+    two = m0 & m1 | m2 & m3 | (m0 | m1) & (m2 | m3)  # ranks held by two suits or more
+    three = m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)  # by three or more
+    limit = w + slack + 1e-9
     total = worst = 0.0
     lone = 0
-    share: dict[int, float] = {}
-    ratios: list[tuple[float, ...] | None] = [None] * 4
-    for t in present:
-        s, r, bit = srb[t]
-        m = masks[s]
-        if not m & bit:
-            continue  # a wild card
-        c = hand[t]
-        if tanala and c >= 3:
-            share[t] = 0.0
-            continue
-        suits = (m0 >> r & 1) + (m1 >> r & 1) + (m2 >> r & 1) + (m3 >> r & 1)
-        rr = ratios[s]
-        if rr is None:
-            rr = ratios[s] = _run_ratios(m)
-        x = _SET_RATIO[suits]
-        if rr[r] < x:
-            x = rr[r]
-        share[t] = x
-        total += x * c
-        if x > worst:
-            worst = x
-        if total > limit:
-            return None
-        if suits == 1 and not m & _NEAR_MASK[r]:
-            lone += c
-    return w, total, worst, lone, share
+    base = 0
+    for m in (m0, m1, m2, m3):
+        if m:
+            for r, bit, x, near in _run_shares(m):
+                if three & bit:
+                    continue  # in a set of three: no wild card
+                c = hand[base + r]
+                if tanala and c >= 3:
+                    continue  # in a tanala: no wild card
+                if two & bit:
+                    if x > 0.5:
+                        x = 0.5
+                elif not near:
+                    lone += c
+                total += x * c
+                if x > worst:
+                    worst = x
+                if total > limit:
+                    return None
+        base += 13
+    return w, total, worst, lone
 
 
 @functools.lru_cache(maxsize=None)
