@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import rummy_env
-from rummy_env.bots import RandomBot, play_episode, seat_view
+from rummy_env.bots import RandomBot, seat_view
 from rummy_env.bots.manipulation import ManipulationGreedyBot
 from rummy_env.errors import ScenarioError
 from rummy_env.manipulation import solver
