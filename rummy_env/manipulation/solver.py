@@ -93,9 +93,12 @@ the suit's whole rest, groups taken as free, cut only about 5% more, so the dead
 the suits' coupling in groups): a 60-79-card table with one joker pending takes about
 0.1-0.5 s per mask, a 71-card one with two about 3 s. On the recorded masks the median is
 about 0.7 ms and the mean about 4.3 ms. ``benchmarks/manipulation_solver.py`` measures it.
-Answers are memoised on the whole query (table, hand, bindings); :func:`is_valid_table` is
-the sweep's forward pass alone, :func:`arrange` the plain programme (:func:`_run`, which
-keeps the choices made).
+Answers are memoised on the whole query (table, hand, bindings), in small bounded caches: a
+query is about 2-10 KB and play almost never asks the same one twice (the state keeps its own
+legal actions), so the memo serves repeated positions (clones, restored scenarios, the
+determinism tests) without holding hundreds of MB in each worker of a vectorised env.
+:func:`is_valid_table` is the sweep's forward pass alone, :func:`arrange` the plain programme
+(:func:`_run`, which keeps the choices made).
 """
 
 from __future__ import annotations
@@ -745,7 +748,7 @@ class _Sweep:
         return self.fwd[-1].get(0, 0)
 
 
-@functools.lru_cache(maxsize=200_000)
+@functools.lru_cache(maxsize=8192)
 def is_valid_table(table: tuple[int, ...]) -> bool:
     """MR-3/MR-4: the multiset (52 effective counts) splits into valid groups and sequences.
     An empty table is valid. (The sweep's forward pass: the same programme as :func:`_run`,
@@ -773,7 +776,7 @@ def after_free(q: Query, t: int, from_hand: bool) -> Query:
                  q.added or from_hand)
 
 
-@functools.lru_cache(maxsize=20_000)
+@functools.lru_cache(maxsize=4096)
 def can_complete(q: Query) -> bool:
     """The turn can still end with a valid table (MR-4, MR-5): some hand cards and jokers
     played, perhaps after freeing some of the table's freeable jokers. Steps commute, so the
@@ -856,7 +859,7 @@ class StepOptions:
     finish: bool                  # the table is valid, nothing pending, a card was added
 
 
-@functools.lru_cache(maxsize=20_000)
+@functools.lru_cache(maxsize=2048)
 def step_options(q: Query) -> StepOptions:
     """The next steps of a meld that keep a valid end of the turn reachable (MR-4, MR-5).
 
