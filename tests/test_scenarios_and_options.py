@@ -144,6 +144,33 @@ def test_failed_seeded_reset_leaves_the_generator_untouched():
     assert env.np_random.bit_generator.state == rng_before
 
 
+def test_failed_unseeded_reset_leaves_the_generator_untouched():
+    """Nothing half-applied: a reset() without a seed whose scenario is rejected leaves the
+    generator as it was (the scenario is built from a copy of it)."""
+    env = env_at("contract_rummy", 3, seed=4)
+    rng_before = env.np_random.bit_generator.state
+    with pytest.raises(rummy_env.ScenarioError):
+        env.reset(options={"scenario": {"foo": 1}})
+    assert env.np_random.bit_generator.state == rng_before
+
+
+@pytest.mark.parametrize("variant", ["contract_rummy", "indian_rummy", "gin_rummy"])
+def test_unseeded_resets_continue_the_seeded_stream(variant):
+    """reset() without a seed draws the next deal from the env's own generator: the deals
+    after a seeded reset are the same in two envs, and differ from one another."""
+    states = []
+    for _ in range(2):
+        env = rummy_env.make(variant)
+        env.reset(seed=12)
+        run = []
+        for _ in range(3):
+            env.reset()
+            run.append(env.get_state())
+        states.append(run)
+    assert states[0] == states[1]
+    assert states[0][0] != states[0][1] != states[0][2]
+
+
 def test_failed_first_reset_leaves_the_env_unreset():
     env = rummy_env.make("may_i", num_players=3)
     with pytest.raises(rummy_env.ScenarioError):

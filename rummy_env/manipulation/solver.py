@@ -756,10 +756,6 @@ def is_valid_table(table: tuple[int, ...]) -> bool:
     return _Sweep(table, _ZERO, _ZERO, _ZERO, 0, True).forward(True)
 
 
-def _no_frees(q: Query) -> Query:
-    return Query(q.table, q.naturals, _ZERO, q.hand, q.pending, q.added)
-
-
 def after_free(q: Query, t: int, from_hand: bool) -> Query:
     """The turn after freeing a joker bound to ``t`` with the real card from hand or table."""
     table = list(q.table)
