@@ -13,7 +13,9 @@ Other hands and the stock order are never encoded.
 
 from __future__ import annotations
 
-from struct import pack
+import functools
+from operator import itemgetter
+from struct import pack_into
 
 import numpy as np
 
@@ -73,6 +75,30 @@ def build_obs_layout(game: IndianGame) -> ObsLayout:
     return ObsLayout(pieces)
 
 
+@functools.lru_cache(maxsize=4096)
+def _hundredths(values: tuple[float, ...]) -> tuple[float, ...]:
+    """``values / 100`` (the pack costs owed, the scores): few distinct rows recur in a game,
+    so the division is memoised."""
+    return tuple(x / 100.0 for x in values)
+
+
+@functools.lru_cache(maxsize=64)
+def _static_blocks(game: IndianGame) -> tuple[bytes, ...]:
+    """Per indicator card: the "indicator" and "wild" pieces as bytes (they change only with the
+    indicator; shared by the encoders of one game)."""
+    blocks = []
+    for indicator in range(NUM_TYPES):
+        raw = [0] * (2 * NUM_TYPES)
+        raw[indicator] = 1
+        raw[NUM_TYPES + JOKER] = 1
+        wr = game.wild_rank_for(indicator)
+        if wr:
+            for suit in range(4):
+                raw[NUM_TYPES + suit * 13 + wr - 1] = 1
+        blocks.append(bytes(raw))
+    return tuple(blocks)
+
+
 class IndianEncoder:
     """Builds observations and the full-information state vector of an IndianState.
 
@@ -80,9 +106,10 @@ class IndianEncoder:
     two writes: every piece before ``hand_size`` holds small non-negative integers (card counts
     and one-hots), so they are joined as bytes (the state's count vectors are bytearrays, joined
     as they are; one-hot and constant blocks are precomputed bytes) and converted to float32
-    in one ``astype``; the pieces from ``hand_size`` on are one list of floats, with the
-    all-zero rows (no pack costs, no scores yet) precomputed, packed as float32 by ``struct``
-    and copied into the array's bytes.
+    in one ``astype``; the pieces from ``hand_size`` on are one list of floats (the seat rows
+    built in absolute seat order and rotated to the observer's by one ``itemgetter``; the
+    all-zero rows, no pack costs or no scores yet, precomputed), written as float32 into the
+    array's buffer by ``struct.pack_into``.
     """
 
     #: The pieces written as bytes, in layout order (checked in ``__init__``).
@@ -107,8 +134,6 @@ class IndianEncoder:
             raise AssertionError("observe() writes the pieces in this order: update it")
         self._tail = self.layout.pieces["hand_size"].start
         self._n = n
-        self._static_cache: dict[int, bytes] = {}
-        self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         # one-hot bytes: _onehot[t + 1] for card type t, _onehot[0] (t = -1) all zeros
         self._onehot = [bytes(NUM_TYPES)] + [bytes(1 if i == t else 0 for i in range(NUM_TYPES))
                                              for t in range(NUM_TYPES)]
@@ -117,6 +142,10 @@ class IndianEncoder:
         self._no_pile = bytes(2 * NUM_TYPES + n + 1)
         self._phase = {ph: [1.0 if q == ph else 0.0 for q in PHASES] for ph in PHASES}
         self._onehot_n = [[1.0 if i == k else 0.0 for i in range(n)] for k in range(n)]
+        # _rotate[seat]: the seven seat rows of the tail (absolute order, one after another)
+        # to egocentric order; the layout check above fixes which seven
+        self._rotate = [itemgetter(*[b * n + (seat + k) % n for b in range(7) for k in range(n)])
+                        for seat in range(n)]
         self._zeros_n = [0.0] * n
         self._tail4 = 4 * self._tail  # byte offset of the tail in a float32 array
         self._tail_fmt = f"={self.size - self._tail}f"  # the tail as native float32 (struct)
@@ -124,23 +153,11 @@ class IndianEncoder:
         # astype costs less than np.frombuffer, np.empty and a slice assignment.
         self._head = np.zeros(self.size, dtype=np.uint8)
         self._full_size = game.rules.hand_size / 14.0
+        self._full_sizes = [self._full_size] * n
+        self._statics = _static_blocks(game)
         self._full_size1 = (game.rules.hand_size + 1) / 14.0
         self._total = float(game.total_cards)
         self._deals = float(game.rules.num_deals)
-
-    def _static(self, indicator: int) -> bytes:
-        """The "indicator" and "wild" pieces, which change only with the indicator (cached)."""
-        block = self._static_cache.get(indicator)
-        if block is None:
-            raw = [0] * (2 * NUM_TYPES)
-            raw[indicator] = 1
-            raw[NUM_TYPES + JOKER] = 1
-            wr = self.game.wild_rank_for(indicator)
-            if wr:
-                for suit in range(4):
-                    raw[NUM_TYPES + suit * 13 + wr - 1] = 1
-            block = self._static_cache[indicator] = bytes(raw)
-        return block
 
     def observe(self, st: IndianState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
@@ -154,7 +171,7 @@ class IndianEncoder:
             parts += known[:seat]
         else:
             parts.append(self._no_known)
-        parts.append(self._static(st.indicator))
+        parts.append(self._statics[st.indicator])
         parts.append(self._onehot[st.taken + 1])
         if pile:
             by = st.discarder[-1]
@@ -165,7 +182,9 @@ class IndianEncoder:
         head = self._head
         head.data[:self._tail] = b"".join(parts)
         buf = head.astype(np.float32)  # a new array; its tail is written below
-        # Seat rows are the absolute lists rotated to start at the observer (rel order).
+        # The seat rows, in absolute seat order, then rotated to start at the observer by one
+        # itemgetter (rel order); the one-hot rows of the player to move and of the dealer are
+        # absolute one-hots, rotated with them.
         phase = st.phase
         packed = st.packed  # bools: struct packs them as 1.0 / 0.0
         live = phase == DRAW or phase == PLAY
@@ -173,37 +192,27 @@ class IndianEncoder:
             # Sizes follow from the phase in live play (the engine and the scenario loader
             # keep them so): hand_size cards each, one more for the player to move after
             # drawing, none for packers. Summing every hand would cost a loop per seat.
-            full = self._full_size
-            sizes = [0.0 if p else full for p in packed]
+            sizes = [0.0 if p else self._full_size for p in packed] if True in packed \
+                else self._full_sizes[:]
             if phase == PLAY:
                 sizes[st.to_move] = self._full_size1
         else:
             sizes = [sum(h) / 14.0 for h in st.hands]
         turns = st.turns_taken
-        had = list(map(bool, turns))
-        tail = sizes[seat:] + sizes[:seat] + packed[seat:] + packed[:seat]
         owed = st.owed
-        if any(owed):
-            owed = [x / 100.0 for x in owed]
-            tail += owed[seat:] + owed[:seat]
-        else:
-            tail += self._zeros_n
-        tail += had[seat:] + had[:seat]
-        tail += self._onehot_n[(st.to_move - seat) % n]
-        tail += self._onehot_n[(st.dealer - seat) % n]
+        owed = _hundredths(tuple(owed)) if any(owed) else self._zeros_n
         scores = st.scores
-        if any(scores):
-            scores = [x / 100.0 for x in scores]
-            tail += scores[seat:] + scores[:seat]
-        else:
-            tail += self._zeros_n
-        tail += self._phase[phase]
+        scores = _hundredths(tuple(scores)) if any(scores) else self._zeros_n
+        onehot = self._onehot_n
         total = self._total
         first = live and turns[st.to_move] == (phase == PLAY)
-        # float32 bytes of the whole tail, written into the array's bytes: cheaper than
+        # the whole tail as float32, written into the array's buffer by struct: cheaper than
         # numpy's conversion of a list
-        buf.data.cast("B")[self._tail4:] = pack(
-            self._tail_fmt, *tail, len(st.stock) / total, len(pile) / total,
+        pack_into(
+            self._tail_fmt, buf, self._tail4,
+            *self._rotate[seat]([*sizes, *packed, *owed, *map(bool, turns), *onehot[st.to_move],
+                                 *onehot[st.dealer], *scores]),
+            *self._phase[phase], len(st.stock) / total, len(pile) / total,
             len(st.out_of_play) / total, st.turn_number / 100.0, 1.0 if first else 0.0,
             float(st.stake), st.deals_played / self._deals)
         return buf
