@@ -1,13 +1,27 @@
-"""What every family's frozen rules object shares: overriding fields by name, validated."""
+"""What every family's rules share: the frozen rules object's overrides by name, validated,
+and the places of a game's standings (C-9)."""
 
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from rummy_env.errors import RuleConfigError
 
 R = TypeVar("R", bound="RulesBase")
+
+
+def places(values: Sequence[float], low_wins: bool = True) -> list[int]:
+    """The place of each seat by ``values`` (1 = best: the lowest when ``low_wins``, else the
+    highest); tied seats share a place and the next place counts them all (C-9: ``[1, 1, 3]``).
+    One sort and a binary search per seat: the envs ask at every reset and every deal's end."""
+    srt = sorted(values)
+    if low_wins:  # 1 + the seats strictly below
+        return [1 + bisect_left(srt, v) for v in values]
+    n = len(srt)  # 1 + the seats strictly above
+    return [1 + n - bisect_right(srt, v) for v in values]
 
 
 class RulesBase:

@@ -167,6 +167,21 @@ def test_episode_game_plays_every_deal_and_reports_standings() -> None:
     assert seen == 3
 
 
+def test_places_share_ties() -> None:
+    """C-9: tied seats share a place and the next place counts them all, the lowest total
+    first (contract, Indian) or the highest (Manipulation); a brute count agrees."""
+    from rummy_env.rules_base import places
+
+    assert places([30.0, 5.0, 5.0, 70.0]) == [3, 1, 1, 4]
+    assert places([30, 5, 5, 70], low_wins=False) == [2, 3, 3, 1]
+    assert places([0.0] * 4) == [1, 1, 1, 1]
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        v = rng.integers(-3, 4, size=int(rng.integers(1, 9))).tolist()
+        assert places(v) == [1 + sum(o < x for o in v) for x in v]
+        assert places(v, low_wins=False) == [1 + sum(o > x for o in v) for x in v]
+
+
 def test_truncation_at_max_turns() -> None:
     env = rummy_env.make("contract_rummy", num_players=3, max_turns=5)
     env.reset(seed=0)

@@ -61,6 +61,7 @@ from rummy_env.contract.melds import (
 )
 from rummy_env.contract.rules import ContractRules
 from rummy_env.errors import IllegalActionError
+from rummy_env.rules_base import places
 
 Action = tuple
 
@@ -988,7 +989,7 @@ class ContractState:
 
     def standings(self) -> list[int]:
         """Place of each seat (1 = best: lowest total, CR-12); ties share a place (C-9)."""
-        return [1 + sum(1 for o in self.scores if o < s) for s in self.scores]
+        return places(self.scores)
 
     # ------------------------------------------------------------------ text
     def action_text(self, a: Action) -> str:

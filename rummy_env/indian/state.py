@@ -62,6 +62,7 @@ from rummy_env.cards import (
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
+from rummy_env.rules_base import places
 
 Action = tuple
 
@@ -654,7 +655,7 @@ class IndianState:
 
     def standings(self) -> list[int]:
         """Place of each seat (1 = best: the least paid net); ties share a place (C-9)."""
-        return [1 + sum(1 for o in self.scores if o < s) for s in self.scores]
+        return places(self.scores)
 
     # ------------------------------------------------------------------ text
     def action_text(self, a: Action) -> str:

@@ -52,6 +52,7 @@ from rummy_env.cards import (
 from rummy_env.errors import IllegalActionError
 from rummy_env.manipulation import solver
 from rummy_env.manipulation.rules import ManipulationRules
+from rummy_env.rules_base import places
 
 Action = tuple
 
@@ -419,7 +420,7 @@ class ManipulationState:
 
     def standings(self) -> list[int]:
         """Place of each seat (1 = the highest total); ties share a place (C-9)."""
-        return [1 + sum(1 for o in self.points if o > p) for p in self.points]
+        return places(self.points, low_wins=False)
 
     # ------------------------------------------------------------------ text
     def action_text(self, a: Action) -> str:
