@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -398,10 +399,9 @@ class ContractState:
                        ) -> dict[Shape, tuple[Shape, ...]]:
         ctx = self.contract_ctx()
         reqs = self._contract_reqs()
-        one_left = None
-        if not self.rules.go_out_by_discard:
-            def one_left(combo: tuple[Shape, ...]) -> bool:
-                return self._one_left_after_contract(hand, combo, ctx.whole_hand)
+        # TP-3 (no going out by discarding): a completion must leave one card that lays off
+        one_left = (None if self.rules.go_out_by_discard
+                    else partial(self._one_left_after_contract, hand, whole_hand=ctx.whole_hand))
         if not self.rules.wild_ranks:
             self._views = {}
             return contract_options(hand, reqs, ctx, self.contract_laid, must_cover, one_left)
