@@ -43,6 +43,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run from a checkout without installing (the workers too): the package is ROOT's.
+sys.path.insert(0, str(ROOT))
 #: PettingZoo gin_rummy_v4 under the same random masked play, measured on these machines
 #: (issue 6); it no longer installs with PettingZoo 1.27.
 PETTINGZOO_V4_STEPS_PER_S = 5050.0
