@@ -78,7 +78,9 @@ Decisions where the rules leave room:
 
 * Knocking is one action, ``knock discarding <card>``: the mask offers it exactly for the cards
   whose discard leaves deadwood within the knock limit (GR-5). A knock whose 10 cards have no
-  deadwood in their best arrangement is gin; the knocker must then meld every card.
+  deadwood in their best arrangement is gin; the knocker must then meld every card. There is
+  no "big gin" (RULES has none): a player whose 11 cards all meld still discards one to knock,
+  and scores ordinary gin.
 * After a knock the knocker lays its melds one per action and ends with ``done``; its deadwood
   is the cards left. The mask offers only melds after which the cards left can still be
   arranged within the limit, and ``done`` only when the cards left are within it, so the
@@ -99,7 +101,7 @@ Decisions where the rules leave room:
 * Oklahoma (GR-9): the knock limit is the first upcard's value (faces 10); an ace allows only
   gin. The limit is in the observation (``knock_limit``).
 * A game to ``game_to`` points (GR-9, option; default 0: one hand is the game): hands are dealt
-  by turns, and the game ends after the hand that brings a player's points to ``game_to`` (or
+  by turns (C-5), a dead hand's too (the other seat deals the next), and the game ends after the hand that brings a player's points to ``game_to`` (or
   after ``max_deals`` hands); no box or game bonuses. ``episode="game"`` plays it all,
   ``episode="deal"`` one hand.
 * Scores are net points given away (negative: net winnings), the package's "lower is better"
