@@ -482,9 +482,12 @@ def can_end_turn(rules, hand, table, owed: int, allow_swap: bool, memo=None) -> 
     return False
 
 
-def can_place(rules, hand, table, t: int, allow_swap: bool, max_steps: int | None = None) -> bool:
+def can_place(rules, hand, table, t: int, allow_swap: bool, max_steps: int | None = None,
+              owed: int = 0) -> bool:
     """SP-4: can a card of type ``t`` (in ``hand``) reach the table this turn through a
-    sequence of lay-offs and joker swaps?
+    sequence of lay-offs and joker swaps, each a step the turn can still end after (every
+    freed joker layable, CR-8/SH-3, and the turn able to end, TP-3), with ``owed`` freed
+    jokers to lay off at the start?
 
     Exhaustive search with memo over positions, unbounded unless ``max_steps`` (total moves
     including the one placing ``t``). Preparatory moves are restricted, without loss, to those
@@ -495,39 +498,44 @@ def can_place(rules, hand, table, t: int, allow_swap: bool, max_steps: int | Non
     hand = tuple(hand)
     seen = {}
 
-    def moves(h, tb):
+    def moves(h, tb, ow):
         out = []
         for a, outs in single_layoffs(rules, h, tb):
             for (h2, tb2) in outs:
                 out.append((a, h2, tb2))
         if allow_swap:
             out += single_swaps(rules, h, tb)
-        return out
+        res = []
+        for a, h2, tb2 in out:
+            ow2 = ow + (a[0] == "swap") - (a[1] == JOKER and ow > 0)
+            if can_lay_jokers(rules, tb2, ow2) and can_end_turn(rules, h2, tb2, ow2, allow_swap):
+                res.append((a, h2, tb2, ow2))
+        return res
 
-    def rec(h, tb, steps_left):
-        key = (h, tb)
+    def rec(h, tb, ow, steps_left):
+        key = (h, tb, ow)
         if key in seen and seen[key] >= (steps_left if steps_left is not None else 1 << 30):
             return False
         seen[key] = steps_left if steps_left is not None else 1 << 30
         if steps_left is not None and steps_left <= 0:
             return False
-        mv = moves(h, tb)
-        if any(a[1] == t for a, _, _ in mv):
+        mv = moves(h, tb, ow)
+        if any(a[1] == t for a, _, _, _ in mv):
             return True
         if steps_left is not None and steps_left <= 1:
             return False
-        for a, h2, tb2 in mv:
+        for a, h2, tb2, ow2 in mv:
             if a[0] == "lay_off":
                 m = tb[a[2]]
                 if t == JOKER or m[0] != "run" or m[1] != suit_of(t):
                     continue
-            if rec(h2, tb2, None if steps_left is None else steps_left - 1):
+            if rec(h2, tb2, ow2, None if steps_left is None else steps_left - 1):
                 return True
         return False
 
     if not hand[t]:
         return False
-    return rec(hand, tuple(table), max_steps)
+    return rec(hand, tuple(table), owed, max_steps)
 
 
 # ============================================================================ legal set
@@ -574,7 +582,7 @@ def reference_draw(state, max_steps: int | None = None) -> set:
             if not state.melded[seat]:
                 ok = contract_completable(state, hand, must_cover=deep)
             elif may_lay_off(state, seat):
-                ok = can_place(rules, hand, table_of(state), deep, rules.joker_swap, max_steps)
+                ok = can_place(rules, hand, table_of(state), deep, may_swap(state, seat), max_steps)
             else:
                 ok = False
             if ok:
@@ -604,7 +612,9 @@ def reference_play(state, max_steps: int | None = None) -> set:
         for a, outs in cands.items():
             if ob >= 0 and a[1] != ob:
                 # SP-4: every step keeps the dug card placeable this turn
-                if not any(can_place(rules, h2, tb2, ob, rules.joker_swap, max_steps)
+                owed = (state.jokers_owed + (a[0] == "swap")
+                        - (a[1] == JOKER and state.jokers_owed > 0))
+                if not any(can_place(rules, h2, tb2, ob, may_swap(state, seat), max_steps, owed)
                            for h2, tb2 in outs):
                     continue
             # CR-8: every step keeps all freed jokers layable (SH-3 limits where), and the

@@ -275,6 +275,10 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         pass  # a play-phase scenario: the player to move has drawn already
     if sum(st.zone_counts()) != game.total_cards:
         raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if phase == "draw" and not st._stock_can_supply(1):
+        raise ScenarioError(
+            "scenario phase 'draw' with an empty stock and at most one discard: nothing can be "
+            "reshuffled (C-7), so the deal ended before this turn (CR-11)")
     if phase in ("draw", "play") and not st.legal_actions():
         raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
     return st

@@ -25,8 +25,10 @@ Actions are plain tuples, turned into integers only by the codec:
 
 Decisions where RULES leaves room (each also in the variant docstrings):
 
-* A deal ends with no one out (CR-11) when a player must draw from the stock and the stock is
-  empty with at most one discard (the top discard stays, C-7, so nothing can be reshuffled).
+* A deal ends with no one out (CR-11) when a turn starts, or a claim window ends, with the stock
+  empty and at most one discard: nothing can be reshuffled (the top discard stays, C-7), so no
+  card can be drawn from the stock, though the top discard could be taken; a scenario in phase
+  ``draw`` in that state is refused.
 * A claim is offered only to players who did not discard the card (C-8), who did not claim the
   previous card of the same window (CR-7), who are within ``claims_per_deal``, and when the
   penalty cards can be drawn (C-8).
@@ -590,36 +592,54 @@ class ContractState:
                     out.append(("swap", s, mi))
         return out
 
-    def _can_place(self, hand: Sequence[int], t: int, table: Sequence[TableMeld]) -> bool:
+    def _can_place(self, hand: Sequence[int], t: int, table: Sequence[TableMeld],
+                   owed: int = 0) -> bool:
         """Can a card of type ``t`` reach the table this turn from ``hand`` (which holds it),
-        through any number of lay-offs and swaps? (SP-4 obligations.) Only moves that can
-        matter are tried: lay-offs on runs of ``t``'s suit and joker swaps. The search ends:
-        every move takes a card from the hand or turns a table joker into a natural."""
-        return self._place_search(list(hand), t, [m.copy() for m in table], set())
+        with ``owed`` freed jokers still to lay off, through lay-offs and swaps the play mask
+        offers (each keeps the turn able to end, :meth:`_turn_can_end`)? (SP-4 obligations.)
+        Only moves that can matter are tried: lay-offs on runs of ``t``'s suit and joker
+        swaps. The search ends: every move takes a card from the hand or turns a table joker
+        into a natural."""
+        return self._place_search(list(hand), t, [m.copy() for m in table], owed, set())
 
-    def _place_search(self, hand: list[int], t: int, table: list[TableMeld],
+    def _place_search(self, hand: list[int], t: int, table: list[TableMeld], owed: int,
                       seen: set[tuple]) -> bool:
-        key = (tuple(hand), tuple(tuple(m.cards) for m in table))
+        key = (tuple(hand), tuple(tuple(m.cards) for m in table), owed)
         if key in seen:
             return False
         seen.add(key)
+        seat = self.to_move
         acts = self._layoffs(hand, table)
-        if self.rules.joker_swap:
+        if self._can_swap_now(seat):
             acts += self._swaps(hand, table)
-        for a in acts:
-            if a[1] == t:
-                return True
-        for a in acts:
-            if a[0] == "lay_off":
+        # the moves that place ``t`` first, then the others that may open a way for it
+        for a in sorted(acts, key=lambda a: a[1] != t):
+            if a[1] != t and a[0] == "lay_off":
                 m = table[a[2]]
                 if m.kind != "run" or m.key != suit_of(t) or t == JOKER:
                     continue
             h2 = list(hand)
             tb2 = [m.copy() for m in table]
             self._apply_place(h2, tb2, a)
-            if self._place_search(h2, t, tb2, seen):
+            owed2 = owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+            if not self._turn_can_end(h2, tb2, owed2, seat):
+                continue  # a step the mask does not offer (a dead end)
+            if a[1] == t or self._place_search(h2, t, tb2, owed2, seen):
                 return True
         return False
+
+    def _turn_can_end(self, hand: list[int], table: list[TableMeld], owed: int,
+                      seat: int) -> bool:
+        """After a lay-off or swap, with ``owed`` freed jokers to lay off: can the player still
+        end the turn? The jokers need room on the table (CR-8, within SH-3's per-meld limit),
+        and where a player may not go out by discarding (TP-3) a card left alone must be able
+        to follow (:meth:`_can_end_turn`); otherwise a discard ends the turn."""
+        strict = not self.rules.go_out_by_discard
+        if owed == 0 and not (strict and sum(hand) == 1):
+            return True
+        if self._joker_room(table) < owed:
+            return False
+        return not strict or self._can_end_turn(hand, table, owed, seat, {})
 
     def _apply_place(self, hand: list[int], table: list[TableMeld], a: Action) -> int:
         """Apply a lay-off or swap to a hand and table; returns the card placed."""
@@ -672,6 +692,7 @@ class ContractState:
                 # A swap is legal only if the freed joker (and any still owed) can then be
                 # laid off (CR-8, SH-3); the owed filter below checks that for every step.
                 cands += self._swaps(hand, self.table)
+            owed0 = self.jokers_owed
             if self.obligation >= 0:
                 kept = []
                 for a in cands:
@@ -680,27 +701,25 @@ class ContractState:
                         continue
                     h2, tb2 = list(hand), [m.copy() for m in self.table]
                     self._apply_place(h2, tb2, a)
-                    if self._can_place(h2, self.obligation, tb2):
+                    owed = owed0 + (a[0] == "swap") - (a[1] == JOKER and owed0 > 0)
+                    if self._can_place(h2, self.obligation, tb2, owed):
                         kept.append(a)
                 cands = kept
-            # No dead ends: after every step the player must still be able to end the turn.
-            # Freed jokers must all be laid off (CR-8, within SH-3's per-meld limit), and under
-            # TP-3 a single card left in hand must be able to follow (it cannot be discarded).
+            # No dead ends: after every step the player must still be able to end the turn
+            # (:meth:`_turn_can_end`: freed jokers laid off, TP-3's last card).
             strict = not self.rules.go_out_by_discard
             size = sum(hand)
             kept = []
             for a in cands:
-                owed = self.jokers_owed + (a[0] == "swap") - (a[1] == JOKER and self.jokers_owed > 0)
+                owed = owed0 + (a[0] == "swap") - (a[1] == JOKER and owed0 > 0)
                 left = size - (a[0] == "lay_off")
                 if owed == 0 and not (strict and left == 1):
-                    kept.append(a)
+                    kept.append(a)  # nothing owed, a discard can follow: no copy needed
                     continue
                 h2, tb2 = list(hand), [m.copy() for m in self.table]
                 self._apply_place(h2, tb2, a)
-                if self._joker_room(tb2) < owed:
-                    continue
-                if not strict or self._can_end_turn(h2, tb2, owed, seat, {}):
-                    kept.append(a)  # without TP-3, room for the owed jokers is enough
+                if self._turn_can_end(h2, tb2, owed, seat):
+                    kept.append(a)
             cands = kept
             out.extend(cands)
         if self.jokers_owed == 0 and self.obligation < 0 and (

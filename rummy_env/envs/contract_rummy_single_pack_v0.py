@@ -87,8 +87,16 @@ Decisions where the rules leave room:
 * The top discard taken may not be discarded the same turn, unless every card left in hand is of
   that type (otherwise the player could neither discard nor keep it).
 * A joker in a set stands for the first suit (C D H S) the set lacks; a set's cards have
-  distinct suits counting that stated suit (SP-3, C-4).
+  distinct suits counting that stated suit (SP-3, C-4), with one pack as well as with two (SP-3
+  names several packs, where naturals can repeat; with one pack the rule only bars a natural
+  from a set whose joker already stands for it, so ``7C 7D JK`` takes ``7S``, not ``7H``).
 * Option ``whole_hand_deals=()`` turns off the final three-runs deal (SP-5's "usually").
+* A contract meld that uses every card in hand goes out with no discard (CR-6: the hand is
+  empty; seed 003: "unless every card has been melded, you must discard").
+* As in ``contract_rummy``, a deal ends with no one out (CR-11) when a turn starts, or a claim
+  window ends, with the stock empty and at most one discard: nothing can be reshuffled (the top
+  discard stays, C-7), so no card can be drawn from the stock, though the top discard could be
+  taken.
 
 Version History
 

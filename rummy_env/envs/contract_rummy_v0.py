@@ -86,8 +86,10 @@ Decisions where the rules leave room:
   span); the engine fills it with natural cards first and jokers for the gaps, choosing copies so
   that the rest of the contract stays possible. A joker in a set stands for the first suit
   (C D H S) the set lacks. The mask never offers a meld the hand cannot finish.
-* A deal ends with no one out (CR-11) when a player must draw and the stock is empty with at most
-  one discard (the top discard stays, C-7).
+* A deal ends with no one out (CR-11) when a turn starts, or a claim window ends, with the stock
+  empty and at most one discard: nothing can be reshuffled (the top discard stays, C-7), so no
+  card can be drawn from the stock, though the top discard could be taken (taking it would let the
+  players trade one card back and forth). A scenario in phase ``draw`` in that state is refused.
 * A May I? claim is not offered to the player who discarded the card (C-8), to the claimant of the
   previous card of the same window (CR-7), or when the penalty card cannot be drawn (C-8).
 * A joker freed by a swap must be laid off before the discard; a swap is offered only when that is

@@ -81,6 +81,8 @@ points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always ho
 Decisions where the rules leave room:
 
 * Contract melds name their size: ``meld set 7x5`` lays five 7s (jokers filling gaps).
+* A contract meld that uses every card in hand goes out with no discard (CR-6: the hand is
+  empty; seed 003: "unless every card has been melded, you must discard").
 * Otherwise every decision of ``contract_rummy`` applies.
 
 Version History

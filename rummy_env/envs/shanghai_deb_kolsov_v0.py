@@ -108,6 +108,10 @@ Decisions where the rules leave room:
   announced card can be neither taken nor claimed.
 * Which face-up cards a caller still holds after the random draw is uncertain, so the public
   ``known`` counts of the caller drop by one for every type.
+* As in ``contract_rummy``, a deal ends with no one out (CR-11) when a turn starts, or a claim
+  window ends, with the stock empty and at most one discard: nothing can be reshuffled (the top
+  discard stays, C-7), so no card can be drawn from the stock, though the top discard could be
+  taken.
 
 Version History
 

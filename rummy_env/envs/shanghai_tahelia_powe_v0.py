@@ -101,6 +101,10 @@ Decisions where the rules leave room:
   the same move as laying both off at once, and RULES' reason for the limit (a card that could
   be neither discarded nor kept) does not arise. Every step keeps the turn able to end.
 * "Buying" is the engine's May I? claim (action ``claim``), with Shanghai's limits (SH-5).
+* As in ``contract_rummy``, a deal ends with no one out (CR-11) when a turn starts, or a claim
+  window ends, with the stock empty and at most one discard: nothing can be reshuffled (the top
+  discard stays, C-7), so no card can be drawn from the stock, though the top discard could be
+  taken.
 
 Version History
 

@@ -426,6 +426,30 @@ def test_c7_cr11_no_card_can_be_drawn_ends_deal_with_nobody_out():
     assert all(e.terminations.values())
 
 
+@pytest.mark.parametrize("variant", ["shanghai_rummy", "progressive_rummy"])
+def test_cr11_no_card_from_the_stock_ends_the_deal_across_the_family(variant: str) -> None:
+    """CR-11 (documented decision, shared by the family): the discard that leaves an empty
+    stock and only that card in the pile ends the deal, though the card could be taken; a
+    draw-phase scenario of the same position is refused, so play and scenarios agree."""
+    from rummy_env.errors import ScenarioError
+
+    n = 3
+    p0, p1 = ["2C", "7D"], ["KS", "QS"]
+    e = rummy_env.make(variant, num_players=n)
+    left = Counter({card_str(t): k for t, k in enumerate(e.game.deck) if k})
+    left.subtract(p0 + p1)
+    hands = [p0, p1, sorted(left.elements())]
+    e.reset(seed=0, options={"scenario": {"deal": 1, "to_move": 0, "phase": "play",
+                                          "hands": hands, "discard": [], "stock": []}})
+    e.step(e.string_to_action("discard 7D"))
+    st = e.state_obj
+    assert st.phase == "deal_over" and st.went_out == -1 and len(st.discard) == 1
+    with pytest.raises(ScenarioError, match="CR-11"):
+        e.reset(seed=0, options={"scenario": {"deal": 1, "to_move": 1, "phase": "draw",
+                                              "hands": [["2C"], p1, hands[2]],
+                                              "discard": ["7D"], "stock": []}})
+
+
 def test_c8_claim_priority_order_starts_after_player_to_move_and_skips_discarder():
     """C-8: claims are asked in order from the seat after the player to move; the seat that
     discarded the card is never asked (5 players, player_2 to move, player_1 discarded)."""

@@ -362,6 +362,33 @@ def test_sp4_dug_card_placed_by_a_joker_swap():
     assert legal(env) == sorted(discards("2D KS 9C"))
 
 
+def test_sp4_no_dig_whose_only_placement_frees_a_joker_with_nowhere_to_go():
+    """SP-4 with CR-8: the dug 7H could replace the joker standing for it, but that joker would
+    then have to be laid off and every meld is full (a 14-card run, sets of four): the swap is
+    a dead end, so the dig is not offered (the rules audit found it offered, leaving no legal
+    action after it). With room for the joker the same dig is offered."""
+    run = ["AH", "2H", "3H", "4H", "5H", "6H", "JK", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]
+    table = [{"owner": 1, "cards": run, "wilds": ["7H"]},
+             {"owner": 0, "cards": ["9C", "9D", "9H", "9S"]},
+             {"owner": 0, "cards": ["10C", "10D", "10H", "10S"]},
+             {"owner": 1, "cards": ["QC", "QD", "QS", "JK"], "wilds": ["QH"]}]
+    scen = {"deal": 2, "dealer": 4, "to_move": 0,
+            "hands": [["2C", "3D"], ["4C"], ["4D"], ["4S"], ["5S"]],
+            "table": table, "melded": [0, 1], "discard": ["7H", "KC"], "discarders": [3, 4],
+            "turn": {"number": 9, "melded_turn": [1, 2, -1, -1, -1]}}
+    env = setup(scen, num_players=5)
+    assert legal(env) == ["draw stock", "take discard"]
+    # A set of three of 9s instead of four: now the freed joker has a place.
+    scen["table"][1] = {"owner": 0, "cards": ["9C", "9D", "9H"]}
+    scen["hands"][1] = ["4C", "9S"]
+    env = setup(scen, num_players=5)
+    assert legal(env) == ["draw stock", "take discard", "take discards 2"]
+    play(env, "take discards 2")
+    assert legal(env) == ["swap 7H for joker on 0"]
+    play(env, "swap 7H for joker on 0")
+    assert legal(env) == ["lay off JK on 1"]
+
+
 def test_sp4_taking_only_the_top_discard_forbids_discarding_it():
     env = _dig_unmelded(["7D", "2S", "KC"])
     play(env, "take discard")
