@@ -95,6 +95,9 @@ Decisions where the rules leave room:
   (one meld, or ``decline meld`` to pass; knocking allowed); then the hands are counted.
 * Going out counts as ending the deal like a knock with a hand of 0: the player who went out
   wins alone (nobody else holds 0) and scores the differences plus 25, never the 10.
+* When nobody knocked (MR-9), every player tied for the lowest hand wins the deal, also when
+  all tie and each scores 0; every deal won, such ones included, counts for MR-10's 25 per
+  deal won.
 * Scores: points won, higher is better. ``scores`` in ``infos`` and in the engine are minus
   the points (the package's lower-is-better convention); the reward is the deal's points.
   Every deal score is >= 0 (only winners score).
