@@ -203,6 +203,42 @@ def test_truncation_at_max_turns() -> None:
     assert turns == 5
 
 
+@pytest.mark.parametrize("name,players,max_turns", [("indian_rummy", 4, None),
+                                                     ("contract_rummy", 3, 4),
+                                                     ("gin_rummy", 2, None)])
+def test_dead_steps_match_pettingzoos_own(name: str, players: int, max_turns: int | None) -> None:
+    """The base class's lean ``_was_dead_step`` has PettingZoo's effects: at every dead step of
+    seeded episodes (ended by the rules or truncated), a deep copy stepped with
+    ``AECEnv._was_dead_step`` ends with the same agents, selection and dicts."""
+    env = rummy_env.make(name, num_players=players, max_turns=max_turns)
+    rng = np.random.default_rng(3)
+    dead_steps = 0
+    for ep in range(15):
+        env.reset(seed=ep)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            if term or trunc:
+                ref = copy.deepcopy(env)
+                pettingzoo.AECEnv._was_dead_step(ref, None)
+                env.step(None)
+                dead_steps += 1
+                assert env.agents == ref.agents and env.agent_selection == ref.agent_selection
+                for attr in ("terminations", "truncations", "rewards", "_cumulative_rewards",
+                             "infos"):
+                    assert getattr(env, attr) == getattr(ref, attr), attr
+                assert env._skip_agent_selection == ref._skip_agent_selection
+                continue
+            legal = env.legal_actions()
+            env.step(legal[int(rng.integers(len(legal)))])
+    assert dead_steps >= 15 * players
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.reset(seed=0)
+        while not (env.terminations[env.agent_selection]
+                   or env.truncations[env.agent_selection]):
+            env.step(env.legal_actions()[0])
+        env.step(0)
+
+
 def test_render_ansi_shows_the_table() -> None:
     env = rummy_env.make("contract_rummy", num_players=3, render_mode="ansi")
     env.reset(seed=0)

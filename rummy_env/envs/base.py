@@ -241,6 +241,34 @@ class RummyAECEnv(AECEnv):
                              "deals_played": st.deals_played}
 
     # ----------------------------------------------------------------- step
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's ``AECEnv._was_dead_step``, with the same effects in the same order: the
+        dead agent leaves ``agents`` and every dict; the next dead agent is selected, or, when
+        none is left, the live agent they stood in for; rewards are cleared (to 0). Without its
+        list of every dead agent and its ``getattr`` calls: it runs once per agent at the end
+        of every episode."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terms, truncs = self.terminations, self.truncations
+        del terms[agent], truncs[agent], self.rewards[agent], self._cumulative_rewards[agent]
+        del self.infos[agent]
+        self.agents.remove(agent)
+        for a in self.agents:
+            if terms[a] or truncs[a]:
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = a
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0
+
+    # ----------------------------------------------------------------- step
     def step(self, action: Any) -> None:
         """Apply the acting agent's action (an int id of ``Discrete(N)``)."""
         if not self._has_reset:
