@@ -94,6 +94,10 @@ BAD_SCENARIOS = [
      ["discarders"]),
     ("wrong num_players", {"num_players": 4}, ["num_players", "4", "3"]),
     ("claim phase without queue", {"phase": "claim"}, ["claim_queue"]),
+    ("claim queue with the discarder", {"phase": "claim", "to_move": 0,
+                                        "discard": ["9D", "8D"], "discarders": [-1, 1],
+                                        "turn": {"claim_queue": [1, 2]}},
+     ["claim_queue", "[1]", "discarder"]),
     ("hand given as one string", {"hands": ["7H 8H", [], []]}, ["hands[0]", "list"]),
     ("not a dict", ["7H"], ["dict"]),
 ]

@@ -275,6 +275,13 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         pass  # a play-phase scenario: the player to move has drawn already
     if sum(st.zone_counts()) != game.total_cards:
         raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if phase == "claim":
+        barred = [s for s in st.claim_queue if not st._claim_eligible(s)]
+        if barred:
+            raise ScenarioError(
+                f"scenario turn.claim_queue holds seats that may not claim the top discard: "
+                f"{barred} (C-8/CR-7: its discarder, the previous claimant, a seat at its claim "
+                f"limit, or penalty cards the stock cannot supply)")
     if phase == "draw" and not st._stock_can_supply(1):
         raise ScenarioError(
             "scenario phase 'draw' with an empty stock and at most one discard: nothing can be "

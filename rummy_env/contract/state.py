@@ -25,10 +25,10 @@ Actions are plain tuples, turned into integers only by the codec:
 
 Decisions where RULES leaves room (each also in the variant docstrings):
 
-* A deal ends with no one out (CR-11) when a turn starts, or a claim window ends, with the stock
-  empty and at most one discard: nothing can be reshuffled (the top discard stays, C-7), so no
-  card can be drawn from the stock, though the top discard could be taken; a scenario in phase
-  ``draw`` in that state is refused.
+* A deal ends with no one out (CR-11) when a turn starts, a claim window ends or a buy before the
+  draw (PR-6) is made with the stock left empty and at most one discard: nothing can be reshuffled
+  (the top discard stays, C-7), so no card can be drawn from the stock, though the top discard
+  could be taken; a scenario in phase ``draw`` in that state is refused.
 * A claim is offered only to players who did not discard the card (C-8), who did not claim the
   previous card of the same window (CR-7), who are within ``claims_per_deal``, and when the
   penalty cards can be drawn (C-8).
@@ -768,6 +768,8 @@ class ContractState:
             self._finish_stock_draw(rng)
         elif kind == "buy":
             self._take_claim(seat, rng)  # PR-6: then the normal draw follows
+            if not self._stock_can_supply(1):
+                self._end_deal()  # CR-7/CR-11: the buy used the last cards
             return
         elif kind == "take_discard":
             t = self._take_top(seat)

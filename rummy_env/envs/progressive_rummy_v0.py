@@ -112,10 +112,10 @@ Decisions where the rules leave room:
   in the rest of the family. The penny settlement (PR-8, C-9: tied players share the payments
   and kitty shares of the places they hold) is in ``get_state()["pennies"]`` (net pennies this
   game, buys included) once the game is over; options ``place_pennies`` and ``kitty_split``.
-* As in ``contract_rummy``, a deal ends with no one out (CR-11) when a turn starts, or a claim
-  window ends, with the stock empty and at most one discard: nothing can be reshuffled (the top
-  discard stays, C-7), so no card can be drawn from the stock, though the top discard could be
-  taken.
+* As in ``contract_rummy``, a deal ends with no one out (CR-11) when a turn starts, a claim window
+  ends or a buy before the draw is made with the stock left empty and at most one discard: nothing
+  can be reshuffled (the top discard stays, C-7), so no card can be drawn from the stock, though
+  the top discard could be taken.
 
 Version History
 

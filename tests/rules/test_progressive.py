@@ -246,6 +246,37 @@ def test_pr6_buy_limit_per_deal():
     assert env.state_obj.phase == "play"  # player_1's too; player_2 discarded the KH
 
 
+def test_pr6_cr11_a_buy_that_leaves_nothing_to_draw_ends_the_deal():
+    """PR-6 with CR-7/CR-11 (documented decision): in deal 12 a buy takes the top discard and the
+    top stock card; when those were the last cards (reached by play from a pile of four and an
+    empty stock: player_0's buy reshuffles the pile), the deal ends with no one out instead of
+    leaving the buyer with nothing to draw (the dead-end fuzzer found that empty mask)."""
+    from rummy_env.contract.state import ContractGame
+    from rummy_env.contract.rules import PRESETS
+    from rummy_env.cards import card_str
+
+    h0 = "3C 5D 7H 9S JC KD 4H 6S 8C 10D QH".split()
+    h1 = "3D 5H 7S 9C JD KH 4S 6C 8D 10H QS".split()
+    pile = ["AH", "AS", "KS", "KC"]
+    deck = list(ContractGame(PRESETS[PR], 3).deck)
+    for c in h0 + h1 + pile:
+        deck[parse_card(c)] -= 1
+    rest = [card_str(t) for t in range(len(deck)) for _ in range(deck[t])]
+    env = setup({"deal": 12, "to_move": 0, "phase": "draw", "hands": [h0, h1, rest],
+                 "discard": pile, "discarders": [-1, 1, 2, 2], "stock": []})
+    st = env.state_obj
+    play(env, "buy")  # KC, and the penalty card from the reshuffled AH AS (KS stays on top)
+    assert (len(st.stock), len(st.discard)) == (1, 1) and legal(env) == ["draw stock",
+                                                                        "take discard"]
+    play(env, "take discard")
+    play(env, "discard 3C")
+    assert legal(env) == ["buy", "draw stock", "take discard"]  # player_1: stock 1, pile 1
+    play(env, "buy")
+    assert st.phase == "deal_over" and st.went_out == -1 and not st.stock and not st.discard
+    assert st.claims_used == [1, 1, 0] and st.kitty == 2
+    assert all(env.terminations.values())
+
+
 # --------------------------------------------------------------------------- PR-7
 def test_pr7_going_out_by_the_last_discard():
     env = setup({"deal": 1, "dealer": 2, "to_move": 0, "phase": "play",
