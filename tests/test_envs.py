@@ -239,6 +239,36 @@ def test_dead_steps_match_pettingzoos_own(name: str, players: int, max_turns: in
         env.step(0)
 
 
+@pytest.mark.parametrize("name", VARIANTS)
+def test_no_offered_action_is_a_dead_end(name: str) -> None:
+    """The mask is the rulebook with no dead ends: in seeded random play, every legal action
+    of every position, applied to a clone, leaves either the deal over or the player who must
+    act with a legal action (one step of lookahead over all the offered actions, not only the
+    one played; the rules audit's dead ends were of this kind)."""
+    manip = name == "manipulation_rummy"
+    env = rummy_env.make(name, max_turns=12 if manip else 200)
+    rng = np.random.default_rng(17)
+    checked = 0
+    for ep in range(2 if manip else 10):
+        env.reset(seed=ep)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            st = env.state_obj
+            legal = st.legal_actions()
+            for a in legal:
+                nxt = st.clone()
+                nxt.apply(a, np.random.default_rng(checked))
+                checked += 1
+                assert nxt.is_deal_over or (nxt.current_player >= 0 and nxt.legal_actions()), (
+                    name, st.to_dict() if hasattr(st, "to_dict") else None, a)
+            ids = env.legal_actions()
+            env.step(ids[int(rng.integers(len(ids)))])
+    assert checked >= 50
+
+
 def test_render_ansi_shows_the_table() -> None:
     env = rummy_env.make("contract_rummy", num_players=3, render_mode="ansi")
     env.reset(seed=0)
