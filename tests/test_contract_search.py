@@ -56,6 +56,7 @@ def _hand_near_contract(rng: random.Random, reqs: list[tuple[str, int]], extra: 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_shortcuts_never_change_the_contract_options(variant, monkeypatch):
+    """The joker bound, the fill shortcuts and ``any_one`` never change what the search finds."""
     rules = PRESETS[variant]
     rng = random.Random(f"bound-{variant}")
     checked = found = 0
@@ -78,6 +79,11 @@ def test_shortcuts_never_change_the_contract_options(variant, monkeypatch):
                 m.setattr(melds, "_own_naturals", lambda *args: False)
                 filled = contract_options(hand, reqs, ctx, (), must_cover)
             assert filled.keys() == without.keys(), (variant, deal, hand, must_cover)
+            # SP-4's yes/no question stops at the first completion: the same answer, and
+            # one of the full search's completions
+            one = contract_options(hand, reqs, ctx, (), must_cover, any_one=True)
+            assert bool(one) == bool(without), (variant, deal, hand, must_cover)
+            assert all(sh in without for sh in one)
             if without:
                 found += 1
                 assert joker_lower_bound(hand, reqs, rules.aces_low) <= hand[JOKER]

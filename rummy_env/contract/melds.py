@@ -633,6 +633,7 @@ def contract_options(
     must_cover: int = -1,
     one_left_ok: Callable[[tuple[Shape, ...]], bool] | None = None,
     bound: bool = True,
+    any_one: bool = False,
 ) -> dict[Shape, tuple[Shape, ...]]:
     """Every shape that starts (or continues) a completion of the contract from this hand.
 
@@ -644,7 +645,8 @@ def contract_options(
     map from each legal shape to one full completion that contains it (the engine fills the
     shape from that completion), so the mask never lets a player start a contract meld that the
     hand cannot finish. ``bound=False`` skips the :func:`joker_lower_bound` refutation (tests
-    compare both ways).
+    compare both ways). ``any_one``: stop at the first completion found (a yes/no question, such
+    as SP-4's "can this dig be melded": the map then holds that completion's shapes only).
     """
     rules = ctx.rules
     hand_size = sum(counts)
@@ -778,6 +780,8 @@ def contract_options(
                         if sh not in result:
                             result[sh] = combo
                             pending.discard(sh)
+                    if any_one:
+                        pending.clear()  # the answer is yes: stop the search
             return
         key = order[i]
         lst = table[key]

@@ -377,7 +377,7 @@ class ContractState:
         for t in taken:
             hand[t] += 1
         if not self.melded[seat]:
-            return bool(self._contract_opts(hand, must_cover=deep))
+            return bool(self._contract_opts(hand, must_cover=deep, any_one=True))
         if not self._can_layoff_now(seat):
             return False
         return self._can_place(hand, deep, self.table)
@@ -397,26 +397,36 @@ class ContractState:
         c = self.rules.contracts[self.deal - 1]
         return [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
 
-    def _contract_opts(self, hand: Sequence[int], must_cover: int = -1,
+    def _contract_opts(self, hand: Sequence[int], must_cover: int = -1, any_one: bool = False,
                        ) -> dict[Shape, tuple[Shape, ...]]:
+        """The contract meld options of ``hand`` (:func:`contract_options`, over the hand views
+        of PR-5's wild 2s), recording the view each shape is filled from (``_views``).
+        ``any_one``: only whether there is one (SP-4's dig test): the search stops at its first
+        completion and ``_views`` is left as it was."""
         ctx = self.contract_ctx()
         reqs = self._contract_reqs()
         # TP-3 (no going out by discarding): a completion must leave one card that lays off
         one_left = (None if self.rules.go_out_by_discard
                     else partial(self._one_left_after_contract, hand, whole_hand=ctx.whole_hand))
         if not self.rules.wild_ranks:
-            self._views = {}
-            return contract_options(hand, reqs, ctx, self.contract_laid, must_cover, one_left)
+            opts = contract_options(hand, reqs, ctx, self.contract_laid, must_cover, one_left,
+                                    any_one=any_one)
+            if not any_one:
+                self._views = {}
+            return opts
         # PR-5: a wild 2 is searched as a joker; where melds need a natural, a 2 may also be
         # kept as a natural of its own slot, so every such split of the 2s is searched.
         out: dict[Shape, tuple[Shape, ...]] = {}
         views: dict[Shape, list[int]] = {}
         for view in self._hand_views(hand):
             for sh, combo in contract_options(view, reqs, ctx, self.contract_laid, must_cover,
-                                              one_left).items():
+                                              one_left, any_one=any_one).items():
                 if sh not in out:
                     out[sh], views[sh] = combo, view
-        self._views = views
+            if any_one and out:
+                return out
+        if not any_one:
+            self._views = views
         return out
 
     def _hand_views(self, hand: Sequence[int]) -> list[list[int]]:
