@@ -68,6 +68,12 @@ from rummy_env.rules_base import places
 
 Action = tuple
 
+
+def _owed_after(owed: int, a: Action) -> int:
+    """Freed jokers still to lay off after lay-off or swap ``a`` (CR-8): a swap frees one, a
+    joker laid off while some are owed settles one."""
+    return owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+
 DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER = "draw", "claim", "play", "deal_over", "game_over"
 CALL = "call"
 #: Every phase; a game's own are ``ContractGame.phases`` (``call`` only with Shanghai calls, so
@@ -546,7 +552,7 @@ class ContractState:
         for a in moves:
             h2, tb2 = list(hand), [m.copy() for m in table]
             self._apply_place(h2, tb2, a)
-            owed2 = owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+            owed2 = _owed_after(owed, a)
             if self._can_end_turn(h2, tb2, owed2, seat, seen):
                 seen[key] = True
                 return True
@@ -631,7 +637,7 @@ class ContractState:
             h2 = list(hand)
             tb2 = [m.copy() for m in table]
             self._apply_place(h2, tb2, a)
-            owed2 = owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+            owed2 = _owed_after(owed, a)
             if not self._turn_can_end(h2, tb2, owed2, seat):
                 continue  # a step the mask does not offer (a dead end)
             if a[1] == t or self._place_search(h2, t, tb2, owed2, seen):
@@ -711,7 +717,7 @@ class ContractState:
                         continue
                     h2, tb2 = list(hand), [m.copy() for m in self.table]
                     self._apply_place(h2, tb2, a)
-                    owed = owed0 + (a[0] == "swap") - (a[1] == JOKER and owed0 > 0)
+                    owed = _owed_after(owed0, a)
                     if self._can_place(h2, self.obligation, tb2, owed):
                         kept.append(a)
                 cands = kept
@@ -721,7 +727,7 @@ class ContractState:
             size = sum(hand)
             kept = []
             for a in cands:
-                owed = owed0 + (a[0] == "swap") - (a[1] == JOKER and owed0 > 0)
+                owed = _owed_after(owed0, a)
                 left = size - (a[0] == "lay_off")
                 if owed == 0 and not (strict and left == 1):
                     kept.append(a)  # nothing owed, a discard can follow: no copy needed

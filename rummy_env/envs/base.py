@@ -240,7 +240,7 @@ class RummyAECEnv(AECEnv):
             self.infos[a] = {"score": st.scores[i], "place": places[i],
                              "deals_played": st.deals_played}
 
-    # ----------------------------------------------------------------- step
+    # ----------------------------------------------------------------- dead steps
     def _was_dead_step(self, action: Any) -> None:
         """PettingZoo's ``AECEnv._was_dead_step``, with the same effects in the same order: the
         dead agent leaves ``agents`` and every dict; the next dead agent is selected, or, when
