@@ -431,8 +431,6 @@ def test_cr11_no_card_from_the_stock_ends_the_deal_across_the_family(variant: st
     """CR-11 (documented decision, shared by the family): the discard that leaves an empty
     stock and only that card in the pile ends the deal, though the card could be taken; a
     draw-phase scenario of the same position is refused, so play and scenarios agree."""
-    from rummy_env.errors import ScenarioError
-
     n = 3
     p0, p1 = ["2C", "7D"], ["KS", "QS"]
     e = rummy_env.make(variant, num_players=n)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 import rummy_env
-from rummy_env.cards import RANK_TEXT, parse_card
+from rummy_env.cards import RANK_TEXT, card_str, parse_card
 from rummy_env.contract.rules import PR_CONTRACTS, PROGRESSIVE_RUMMY
+from rummy_env.contract.state import ContractGame
 
 PR = "progressive_rummy"
 
@@ -251,14 +252,10 @@ def test_pr6_cr11_a_buy_that_leaves_nothing_to_draw_ends_the_deal():
     top stock card; when those were the last cards (reached by play from a pile of four and an
     empty stock: player_0's buy reshuffles the pile), the deal ends with no one out instead of
     leaving the buyer with nothing to draw (the dead-end fuzzer found that empty mask)."""
-    from rummy_env.contract.state import ContractGame
-    from rummy_env.contract.rules import PRESETS
-    from rummy_env.cards import card_str
-
     h0 = "3C 5D 7H 9S JC KD 4H 6S 8C 10D QH".split()
     h1 = "3D 5H 7S 9C JD KH 4S 6C 8D 10H QS".split()
     pile = ["AH", "AS", "KS", "KC"]
-    deck = list(ContractGame(PRESETS[PR], 3).deck)
+    deck = list(ContractGame(PROGRESSIVE_RUMMY, 3).deck)
     for c in h0 + h1 + pile:
         deck[parse_card(c)] -= 1
     rest = [card_str(t) for t in range(len(deck)) for _ in range(deck[t])]
