@@ -59,6 +59,22 @@ next cards can hold) are taken loose enough for every candidate's choices; a loo
 prunes less, never wrongly. ``finish`` is read off the forward pass (the end reached with
 ``d = 0`` and no hand card: the table as it stands).
 
+Aces kept for the ace high: the programme's key carries, per suit, the aces kept back at rank 1,
+untouched until the K and the ace-high layer read them, so every combination that stays
+possible repeats nearly the same keys through the eleven ranks between (on the slowest recorded
+masks the keys with those fields dropped were 4 to 27 times fewer, 13 on average). On positions
+of ``_HI_IN_VALUES`` cards or more the sweep carries them in the values instead: a value is a
+bit set over (aces kept per suit, ``d``, ``used``), one block of ``2 * width`` bits per
+combination of aces kept, rank 1 moves a value into the blocks of the aces it keeps, and the
+ace-high layer of a suit keeps the blocks whose count its open sequences can take (its Q K
+sequences and at most all its 3+ ones: ``n2 <= hi <= n2 + n3``) and moves them back to the
+block of none kept. The K no longer checks the aces kept (the ace-high layer checks the same
+condition whole). A move that reaches one key by several choices is one move whose value change
+is the union of theirs. The joker need of the Qs and Ks for the aces kept is then a per-block
+mask of the values (``_keep_masks``), counted only where the key's own need cannot be on the
+same cards. On small positions the wider values cost more than the keys they save, so the aces
+stay in the keys there (one block; on the recorded masks the crossover is at 40-50 cards).
+
 Jokers to place: a joker may stand for any card next to a natural one, and the programme's
 bounds count it everywhere, so most keys it makes are dead: a joker placed in one suit
 leaves the other suits' choices that needed it (an open sequence or an ace kept high that
@@ -120,10 +136,15 @@ _ID = ((0, False),)
 
 @functools.lru_cache(maxsize=None)
 def _suit_moves(r: int, f: int, c: int, gmax: int, nx1: int, nx2: int, grp: bool,
-                hcap: int) -> tuple[tuple[int, int, tuple], ...]:
+                hcap: int, hi_in_key: bool = True) -> tuple[tuple[int, int, tuple], ...]:
     """The moves of one suit at rank ``r`` holding ``c`` cards of it: from its field ``f``
     (open sequences of length 1, 2, 3+ ending at the previous rank, aces kept for the ace
-    high, 3 bits each) to ``(new field, cards put into groups, choice for arrange)``."""
+    high, 3 bits each) to ``(new field, cards put into groups, choice for arrange)``; the
+    choice's second item is the number of aces kept for the ace high (rank 1).
+
+    ``hi_in_key=False`` (the sweep): the aces kept are not part of the field (the values
+    carry them), so rank 1 leaves them out of the new field and the K checks nothing against
+    them (the ace-high layer checks the whole condition)."""
     n1, n2, n3, hi0 = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
     need_ext = n1 + n2
     out = []
@@ -139,10 +160,13 @@ def _suit_moves(r: int, f: int, c: int, gmax: int, nx1: int, nx2: int, grp: bool
             k = rem - e3
             n3n = n2 + e3
             if r == 13:
-                if k or n1 > hi:
-                    continue  # K or Q K left short of three before the ace high
-                if n3n > hi:
-                    n3n = hi
+                if k:
+                    continue  # a K left short of three before the ace high
+                if hi_in_key:
+                    if n1 > hi:
+                        continue  # Q K left short of three before the ace high
+                    if n3n > hi:
+                        n3n = hi
             else:
                 if k + n1 > nx1 or (k and k > nx2):
                     continue  # short sequences that the next cards cannot extend
@@ -150,7 +174,8 @@ def _suit_moves(r: int, f: int, c: int, gmax: int, nx1: int, nx2: int, grp: bool
                 # ``nx1 - k - n1`` of them can extend a 3+ one: the others just stop here.
                 if n3n > nx1 - k - n1:
                     n3n = nx1 - k - n1
-            out.append((k | n1 << 3 | n3n << 6 | hi << 9, g, (c, hi, e3, k, g)))
+            out.append((k | n1 << 3 | n3n << 6 | (hi << 9 if hi_in_key else 0), g,
+                        (c, hi, e3, k, g)))
     return tuple(out)
 
 
@@ -379,6 +404,11 @@ _AT = tuple(_SWEEP.index((t % 13 + 1, t // 13)) for t in range(NUM_NATURAL))
 _READS = tuple((48, 0xFFF) if s < 0 else (12 * s, 0xFFF if r == 14 else -1) for r, s in _SWEEP)
 #: A joker need that no number of jokers meets.
 _NEVER = 99
+#: Positions of at least this many cards (table and hand) keep the aces for the ace high in
+#: the values, smaller ones in the keys (see the module docstring).
+_HI_IN_VALUES = 45
+#: The pieces of a move that keeps the values (:meth:`_Sweep._apply`).
+_ID_SET = {(0, False, 0, 0)}
 
 
 class _Sweep:
@@ -401,7 +431,7 @@ class _Sweep:
 
     def __init__(self, table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
                  naturals: Sequence[int], pending: int, added: bool,
-                 extra: dict[int, tuple] | None = None) -> None:
+                 extra: dict[int, tuple] | None = None, hi_in_key: bool | None = None) -> None:
         hj = hand[JOKER] if len(hand) > JOKER else 0
         jtot = sum(freeable)
         self.dlo = dlo = -jtot
@@ -454,13 +484,38 @@ class _Sweep:
             if added or d > pending:  # or a hand joker was played
                 lo_acc |= bit
         self.acc = lo_acc | (hi_acc << width)
+        # Aces kept for the ace high ride in the values: block ``sum hi_s * mult[s]`` of
+        # ``2 * width`` bits holds the (d, used) bits of the keys' paths that keep ``hi_s``
+        # aces of each suit ``s`` back (at most its aces, Qs and Ks can hold).
+        self.hi_in_key = hi_in_key = (sum(table) + sum(hand[:NUM_NATURAL]) < _HI_IN_VALUES
+                                      if hi_in_key is None else hi_in_key)
+        self.hmax = hmax = [1 if hi_in_key else
+                            min(cmax[q * 13], cmax[q * 13 + 11], cmax[q * 13 + 12]) + 1
+                            for q in range(4)]
+        self.mult = mult = [1, hmax[0], hmax[0] * hmax[1], hmax[0] * hmax[1] * hmax[2]]
+        self.blocks = blocks = mult[3] * hmax[3]
+        self.bsize = bsize = 2 * width
+        rep = sum(1 << (b * bsize) for b in range(blocks))  # x * rep: x in every block
+        self.lom = self.full * rep
+        self.allbits = ((1 << bsize) - 1) * rep
+        self.him = self.lom << width
+        # kup[dd] / kdn[dd]: the bits whose d can go up / down by dd within their half-block.
+        self.kup = [((self.full >> dd << dd) * (1 | 1 << width)) * rep for dd in range(width)]
+        self.kdn = [((self.full >> dd) * (1 | 1 << width)) * rep for dd in range(width)]
+        self.kup.append(0)
+        self.kdn.append(0)
+        # blk[s][h]: the blocks that keep ``h`` aces of suit ``s`` for the ace high.
+        whole = (1 << bsize) - 1
+        self.blk = [[sum(whole << (b * bsize) for b in range(blocks) if b // mult[q] % hmax[q] == h)
+                     for h in range(hmax[q])] for q in range(4)]
         # The joker-need pruning (:meth:`_suit_need`, :meth:`_step`): with no frees in the
         # run, ``d`` counts the jokers placed so far, so ``wilds - d`` are left.
         self.pruning = bool(wilds) and jtot == 0
         self.c0 = [table[t] + hand[t] for t in range(NUM_NATURAL)]
         self.jok_at = [bool(wilds) and _seq_touch(present, t) for t in range(NUM_NATURAL)]
-        # keep[n]: the values with at least n jokers left (d <= wilds - n).
+        # keep[n]: the (d, used) bits of one block with at least n jokers left (d <= wilds - n).
         self.keep = [((1 << (wilds - n + 1)) - 1) * (1 | 1 << width) for n in range(wilds + 1)]
+        self._keep_at: dict = {}  # by layer and by the suits' next ranks
         self._need: dict[tuple[int, int, int], int] = {}
         self._pairs: dict[tuple, tuple] = {}
         # Per layer: the moves of the keys by their part the layer reads (:meth:`_moves`).
@@ -470,44 +525,114 @@ class _Sweep:
         self.plain: list[bool] = []
         for r, s in _SWEEP:
             if r == 14:
-                self.plain.append(True)  # ace high: no values change, no need is left
+                self.plain.append(hmax[s] == 1)  # ace high: it reads the aces kept
             elif s < 0:
                 self.plain.append(not wilds)  # a rank's end: jokers may join its groups
             else:
-                self.plain.append(not self.pruning
+                self.plain.append(not self.pruning and (r > 1 or hmax[s] == 1)
                                   and all(o[2] is _ID for o in opts[s * 13 + r - 1]))
         self._deltas_at: list[dict[int, tuple]] = [{} for _ in _SWEEP]
         self.bwd: list[dict] = [{} for _ in _SWEEP] + [{0: self.acc}]
         self.fwd: list[dict] = []
 
     # ----------------------------------------------------------------- values
-    def _entry(self, delta: int, pairs: tuple) -> tuple:
-        """A move as ``(key delta, pairs, forward memo, backward memo)``: the memos map a
-        value to what the pairs make of it (:func:`_shift_bits`, :meth:`_unshift_bits`),
-        shared by every move with these pairs; None for the identity."""
-        if pairs is _ID:
-            return (delta, pairs, None, None)
-        memo = self._pairs.get(pairs)
+    def _entry(self, delta: int, pieces: tuple) -> tuple:
+        """A move as ``(key delta, pieces, forward memo, backward memo)``: the memos map a
+        value to what the pieces make of it (:meth:`_apply`, :meth:`_preimage`), shared by
+        every move with these pieces; None for the identity (``_ID``)."""
+        if pieces is _ID:
+            return (delta, pieces, None, None)
+        memo = self._pairs.get(pieces)
         if memo is None:
-            memo = self._pairs[pairs] = ({}, {})
-        return (delta, pairs, memo[0], memo[1])
+            memo = self._pairs[pieces] = ({}, {})
+        return (delta, pieces, memo[0], memo[1])
 
-    def _unshift_bits(self, acc: int, pairs: tuple) -> int:
-        """Backward: the values that a choice's pairs move into the accepted set ``acc``."""
-        width, full = self.width, self.full
-        lo0 = acc & full
-        hi0 = acc >> width
+    def _apply(self, val: int, pieces: tuple) -> int:
+        """Forward: what a move makes of the values ``val``, the union over its pieces
+        ``(dd, used, sel, hsh)``: keep the blocks ``sel`` (0: all), add ``dd`` to ``d`` and
+        set ``used`` in every block (:func:`_shift_bits` blockwise), then move the blocks by
+        ``hsh`` bits (up: aces kept at rank 1; down: aces used at the ace high)."""
         res = 0
-        for dd, used in pairs:
-            src_lo = hi0 if used else lo0  # a source bit (d, u) lands on (d + dd, u or used)
-            if dd >= 0:
-                lo = src_lo >> dd
-                hi = hi0 >> dd
-            else:
-                lo = (src_lo << -dd) & full
-                hi = (hi0 << -dd) & full
-            res |= lo | (hi << width)
+        for dd, used, sel, hsh in pieces:
+            v = val & sel if sel else val
+            if dd > 0:
+                v = (v << dd) & self.kup[min(dd, self.width)]
+            elif dd < 0:
+                v = (v >> -dd) & self.kdn[min(-dd, self.width)]
+            if used:
+                v = (v & self.him) | ((v & self.lom) << self.width)
+            if hsh > 0:
+                v <<= hsh
+            elif hsh < 0:
+                v >>= -hsh
+            res |= v
         return res
+
+    def _preimage(self, acc: int, pieces: tuple) -> int:
+        """Backward: the values that a move's pieces take into the accepted set ``acc`` (bits
+        outside the blocks a piece reads may come along; no forward value holds them)."""
+        res = 0
+        width = self.width
+        for dd, used, sel, hsh in pieces:
+            x = acc
+            if hsh > 0:
+                x >>= hsh
+            elif hsh < 0:
+                x <<= -hsh
+            if used:
+                x &= self.him  # a source bit (d, u) lands on (d + dd, u or used)
+                x |= x >> width
+            if dd > 0:
+                x = (x & self.kup[min(dd, width)]) >> dd
+            elif dd < 0:
+                x = (x & self.kdn[min(-dd, width)]) << -dd
+            if sel:
+                x &= sel
+            res |= x
+        return res
+
+    def _keep_masks(self, p: int) -> list:
+        """Per key need ``n`` (0..wilds): the values after layer ``p`` with enough jokers
+        left for the key's need plus, per block, the Qs and Ks its aces kept for the ace
+        high need (None: every value). The aces' Q and K are counted only where the key's
+        own demand (the next two ranks, :meth:`_suit_need`) cannot be on the same cards, so
+        the needs add up."""
+        got = self._keep_at.get(p)
+        if got is not None:
+            return got
+        r, s = _SWEEP[p]
+        # A suit's next rank (the need is the same for every rank up to 10).
+        nxt = [min(max(r + 1 if (s < 0 or q <= s) else r, 10), 12) for q in range(4)]
+        got = self._keep_at.get(tuple(nxt))
+        if got is not None:
+            self._keep_at[p] = got
+            return got
+        hmax, mult, c0, jok_at = self.hmax, self.mult, self.c0, self.jok_at
+        per = []  # per suit: the need of h aces kept, h = 0..hmax - 1
+        for q in range(4):
+            row = []
+            for h in range(hmax[q]):
+                need = 0
+                for rank in (12, 13):
+                    if h and nxt[q] + 1 < rank:
+                        t = q * 13 + rank - 1
+                        short = h - c0[t]
+                        if short > 0:
+                            need += short if jok_at[t] else _NEVER
+                row.append(need)
+            per.append(row)
+        hneed = [sum(per[q][b // mult[q] % hmax[q]] for q in range(4))
+                 for b in range(self.blocks)]
+        wilds, keep, bsize = self.wilds, self.keep, self.bsize
+        out = []
+        for n in range(wilds + 1):
+            m = 0
+            for b, hn in enumerate(hneed):
+                if n + hn <= wilds:
+                    m |= keep[n + hn] << (b * bsize)
+            out.append(None if m == self.allbits else m)
+        self._keep_at[p] = self._keep_at[tuple(nxt)] = out
+        return out
 
     # ----------------------------------------------------------------- pruning
     def _suit_need(self, rank: int, s: int, f: int) -> int:
@@ -566,24 +691,36 @@ class _Sweep:
             # least one natural per group (two jokers at most).
             pairs.extend((wg, False) for wg in range(1, self.wilds + 1) if _groups_ok(S + wg, G))
             if pairs:
-                out.append(self._entry(-(sub << 48),
-                                       _ID if pairs == [(0, False)] else tuple(pairs)))
+                out.append(self._entry(-(sub << 48), _ID if pairs == [(0, False)] else tuple(
+                    (dd, u, 0, 0) for dd, u in pairs)))
         elif r == 14:
+            # The ace high: the suit's Q K sequences and some of its 3+ ones take the aces
+            # kept, ``n2 <= hi <= n2 + n3`` (no K may be left alone); the blocks of every
+            # such ``hi`` go on, as blocks of none kept.
             f = sub
-            if f:
-                n1, n2, n3, ch = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
-                if not (n1 or ch < n2 or ch > n2 + n3):
-                    out.append(self._entry(-(f << 12 * s), _ID))
+            n1, n2, n3, kept = f & 7, f >> 3 & 7, f >> 6 & 7, f >> 9
+            if self.hi_in_key:
+                his = [0] if n2 <= kept <= n2 + n3 else []  # one block: kept is in the key
             else:
-                out.append(self._entry(0, _ID))
+                his = [h for h in range(self.hmax[s]) if n2 <= h <= n2 + n3]
+            if not n1 and his:
+                if self.hmax[s] == 1:
+                    out.append(self._entry(-(f << 12 * s), _ID))
+                else:
+                    step = self.mult[s] * self.bsize
+                    out.append(self._entry(-(f << 12 * s), tuple(
+                        (0, False, self.blk[s][h], -h * step) for h in his)))
         else:
             r, sh, t, nx1, nx2, grp, hcap, room = self.params[p]
             f, S, G = sub & 0xFFF, sub >> 12 & 31, sub >> 17
             pruning = self.pruning
             if pruning:
                 need0 = self._suit_need(r, s, f)
+            step = self.mult[s] * self.bsize
+            hik = self.hi_in_key
+            merged: dict[int, set] = {}  # moves to the same key: one move, its pieces' union
             for c, gmax, pairs in (self.opts[t] if ot is None else ot):
-                for nf, g, _ in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap):
+                for nf, g, choice in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap, hik):
                     if not _groups_reachable(S + g, g if g > G else G, room):
                         continue  # the rank's group cards can no longer split into groups
                     delta = (nf - f) << sh
@@ -594,7 +731,10 @@ class _Sweep:
                         if need1 >= _NEVER:
                             continue
                         delta += (need1 - need0) << 60
-                    out.append(self._entry(delta, pairs))
+                    hsh = choice[1] * step if r == 1 and not hik else 0  # into their blocks
+                    merged.setdefault(delta, set()).update((dd, u, 0, hsh) for dd, u in pairs)
+            for delta, pcs in merged.items():
+                out.append(self._entry(delta, _ID if pcs == _ID_SET else tuple(sorted(pcs))))
         res = tuple(out)
         if ot is None:
             self._moves_at[p][sub] = res
@@ -622,28 +762,31 @@ class _Sweep:
                     nxt[nk] = get(nk, 0) | val
             return nxt
         memo = self._moves_at[p] if ot is None else {}
-        width, full = self.width, self.full
         prune = self.pruning and _SWEEP[p][0] < 14
-        wilds, keep = self.wilds, self.keep
+        wilds = self.wilds
+        if prune:
+            keep = self._keep_masks(p)
+        apply = self._apply
         for key, val in cur.items():
             sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 48 & 4095) << 12
             ms = memo.get(sub)
             if ms is None:
                 ms = memo[sub] = moves(p, sub, ot)
-            for delta, pairs, fm, _ in ms:
+            for delta, pieces, fm, _ in ms:
                 nk = key + delta
                 if fm is None:
                     nv = val
                 else:
                     nv = fm.get(val)
                     if nv is None:
-                        nv = fm[val] = _shift_bits(val, pairs, width, full)
+                        nv = fm[val] = apply(val, pieces)
                 if prune:
                     n = nk >> 60
-                    if n:
-                        if n > wilds:
-                            continue
-                        nv &= keep[n]
+                    if n > wilds:
+                        continue
+                    km = keep[n]
+                    if km is not None:
+                        nv &= km
                 if nv:
                     nxt[nk] = get(nk, 0) | nv
         return nxt
@@ -672,7 +815,7 @@ class _Sweep:
         count: a value reached going forward moves only into forward keys, so the sets are
         exact on every value that the forward pass reaches."""
         bwd, fwd = self.bwd, self.fwd
-        unshift = self._unshift_bits
+        unshift = self._preimage
         for p in range(len(_SWEEP) - 1, first - 1, -1):
             here = bwd[p]
             nxt = bwd[p + 1]
