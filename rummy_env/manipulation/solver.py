@@ -215,6 +215,7 @@ class Query:
     added: bool = False
 
 
+@functools.lru_cache(maxsize=4096)
 def _options(m: int, h: int, j: int, nat_ok: bool, wilds: int, need: str) -> tuple:
     """Per effective count ``c``: the (d-shift, used) pairs of the choices at one type.
 
@@ -407,8 +408,56 @@ _NEVER = 99
 #: Positions of at least this many cards (table and hand) keep the aces for the ace high in
 #: the values, smaller ones in the keys (see the module docstring).
 _HI_IN_VALUES = 45
-#: The pieces of a move that keeps the values (:meth:`_Sweep._apply`).
-_ID_SET = {(0, False, 0, 0)}
+#: Moves by layer context, shared by sweeps (see ``_Sweep.__init__``), cleared when it holds
+#: this many contexts; value layouts (``_Layout``) by (width, aces kept per suit, wilds).
+_MOVES_MEMO: dict[tuple, tuple[dict, dict]] = {}
+_MOVES_MEMO_CAP = 5000
+_LAYOUTS: dict[tuple, _Layout] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _pieces(pairs: tuple, hsh: int) -> tuple:
+    """The pieces (:meth:`_Sweep._apply`) of an option's (d-shift, used) pairs, its values
+    then moved ``hsh`` bits up (aces kept); ``_ID`` for the identity."""
+    if pairs is _ID and not hsh:
+        return _ID
+    return tuple(sorted((dd, u, 0, hsh) for dd, u in pairs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _union(a: tuple, b: tuple) -> tuple:
+    """The pieces of two moves to the same key, as one move."""
+    return tuple(sorted(set(_ID_PIECES if a is _ID else a) | set(_ID_PIECES if b is _ID else b)))
+
+
+_ID_PIECES = ((0, False, 0, 0),)
+
+
+class _Layout:
+    """The masks of one value layout (see ``_Sweep``): ``width`` bits of ``d`` per half-block,
+    two halves (``used``) per block, one block per combination of aces kept for the ace high
+    (``hmax[s]`` counts per suit). Shared by every sweep with the same layout, with the memo
+    of the value changes (``values``: pieces -> forward and backward memos)."""
+
+    def __init__(self, width: int, hmax: tuple[int, ...], wilds: int) -> None:
+        self.mult = mult = (1, hmax[0], hmax[0] * hmax[1], hmax[0] * hmax[1] * hmax[2])
+        self.blocks = blocks = mult[3] * hmax[3]
+        self.bsize = bsize = 2 * width
+        full = (1 << width) - 1
+        rep = sum(1 << (b * bsize) for b in range(blocks))  # x * rep: x in every block
+        self.lom = full * rep
+        self.him = self.lom << width
+        self.allbits = ((1 << bsize) - 1) * rep
+        # kup[dd] / kdn[dd]: the bits whose d can go up / down by dd within their half-block.
+        self.kup = [((full >> dd << dd) * (1 | 1 << width)) * rep for dd in range(width)] + [0]
+        self.kdn = [((full >> dd) * (1 | 1 << width)) * rep for dd in range(width)] + [0]
+        # blk[s][h]: the blocks that keep ``h`` aces of suit ``s`` for the ace high.
+        whole = (1 << bsize) - 1
+        self.blk = [[sum(whole << (b * bsize) for b in range(blocks) if b // mult[q] % hmax[q] == h)
+                     for h in range(hmax[q])] for q in range(4)]
+        # keep[n]: the bits of one block with at least n jokers left (d <= wilds - n).
+        self.keep = [((1 << (wilds - n + 1)) - 1) * (1 | 1 << width) for n in range(wilds + 1)]
+        self.values: dict[tuple, tuple[dict, dict]] = {}
 
 
 class _Sweep:
@@ -446,13 +495,20 @@ class _Sweep:
         present = [1 if table[t] + hand[t] else 0 for t in range(NUM_NATURAL)] if wilds else None
         self.present = present
         opts = []
+        optkey = []  # what each type's options are made of (part of its layer's context)
+        triv = []  # the type's one option keeps the values
         for t in range(NUM_NATURAL):
             m, h, j = table[t], hand[t], freeable[t]
             w = wilds if wilds and _seq_touch(present, t) else 0
             if not (h or j or w):
                 opts.append(((m, m, _ID),) if m else trivial)
+                optkey.append(m)
+                triv.append(True)
             else:
-                opts.append(_options(m, h, j, naturals[t] > 0, w, ""))
+                nat_ok = naturals[t] > 0
+                opts.append(_options(m, h, j, nat_ok, w, ""))
+                optkey.append((m, h, j, nat_ok, w))
+                triv.append(False)
         self.opts = opts
         cmax = [o[-1][0] for o in opts]
         if extra:
@@ -460,22 +516,6 @@ class _Sweep:
                 if ex and ex[-1][0] > cmax[t]:
                     cmax[t] = ex[-1][0]
         self.cmax = cmax
-        self.group_rank = [sum(1 for q in range(4) if cmax[q * 13 + r0]) + wilds >= 3
-                           for r0 in range(13)]
-        # Per layer: the arguments of ``_suit_moves`` that do not depend on the key.
-        self.params = []
-        for r, s in _SWEEP:
-            if s < 0 or r == 14:
-                self.params.append(None)
-                continue
-            t = s * 13 + r - 1
-            base = s * 13
-            nx1 = cmax[t + 1] if r <= 12 else -1
-            nx2 = cmax[t + 2] if r <= 11 else (cmax[base] if r == 12 else -1)
-            hcap = min(cmax[base + 11], cmax[base + 12]) if r == 1 else 0
-            # The most group cards the rank's later suits and the jokers can still add.
-            room = sum(cmax[q * 13 + r - 1] for q in range(s + 1, 4)) + wilds
-            self.params.append((r, 12 * s, t, nx1, nx2, self.group_rank[r - 1], hcap, room))
         hi_acc = 0
         lo_acc = 0
         for d in range(max(pending, dlo), min(pending + hj, dhi) + 1):
@@ -489,49 +529,84 @@ class _Sweep:
         # aces of each suit ``s`` back (at most its aces, Qs and Ks can hold).
         self.hi_in_key = hi_in_key = (sum(table) + sum(hand[:NUM_NATURAL]) < _HI_IN_VALUES
                                       if hi_in_key is None else hi_in_key)
-        self.hmax = hmax = [1 if hi_in_key else
-                            min(cmax[q * 13], cmax[q * 13 + 11], cmax[q * 13 + 12]) + 1
-                            for q in range(4)]
-        self.mult = mult = [1, hmax[0], hmax[0] * hmax[1], hmax[0] * hmax[1] * hmax[2]]
-        self.blocks = blocks = mult[3] * hmax[3]
-        self.bsize = bsize = 2 * width
-        rep = sum(1 << (b * bsize) for b in range(blocks))  # x * rep: x in every block
-        self.lom = self.full * rep
-        self.allbits = ((1 << bsize) - 1) * rep
-        self.him = self.lom << width
-        # kup[dd] / kdn[dd]: the bits whose d can go up / down by dd within their half-block.
-        self.kup = [((self.full >> dd << dd) * (1 | 1 << width)) * rep for dd in range(width)]
-        self.kdn = [((self.full >> dd) * (1 | 1 << width)) * rep for dd in range(width)]
-        self.kup.append(0)
-        self.kdn.append(0)
-        # blk[s][h]: the blocks that keep ``h`` aces of suit ``s`` for the ace high.
-        whole = (1 << bsize) - 1
-        self.blk = [[sum(whole << (b * bsize) for b in range(blocks) if b // mult[q] % hmax[q] == h)
-                     for h in range(hmax[q])] for q in range(4)]
+        hmax = (1, 1, 1, 1) if hi_in_key else tuple(
+            min(cmax[q * 13], cmax[q * 13 + 11], cmax[q * 13 + 12]) + 1 for q in range(4))
+        layout = (width, hmax, wilds)
+        lay = _LAYOUTS.get(layout)
+        if lay is None:
+            if len(_LAYOUTS) > 256:
+                _LAYOUTS.clear()
+            lay = _LAYOUTS[layout] = _Layout(width, hmax, wilds)
+        self.hmax, self.mult, self.blocks, self.bsize = hmax, lay.mult, lay.blocks, lay.bsize
+        self.lom, self.him, self.allbits = lay.lom, lay.him, lay.allbits
+        self.kup, self.kdn, self.blk, self.keep = lay.kup, lay.kdn, lay.blk, lay.keep
+        self._pairs = lay.values
         # The joker-need pruning (:meth:`_suit_need`, :meth:`_step`): with no frees in the
         # run, ``d`` counts the jokers placed so far, so ``wilds - d`` are left.
-        self.pruning = bool(wilds) and jtot == 0
+        self.pruning = pruning = bool(wilds) and jtot == 0
         self.c0 = [table[t] + hand[t] for t in range(NUM_NATURAL)]
         self.jok_at = [bool(wilds) and _seq_touch(present, t) for t in range(NUM_NATURAL)]
-        # keep[n]: the (d, used) bits of one block with at least n jokers left (d <= wilds - n).
-        self.keep = [((1 << (wilds - n + 1)) - 1) * (1 | 1 << width) for n in range(wilds + 1)]
         self._keep_at: dict = {}  # by layer and by the suits' next ranks
         self._need: dict[tuple[int, int, int], int] = {}
-        self._pairs: dict[tuple, tuple] = {}
-        # Per layer: the moves of the keys by their part the layer reads (:meth:`_moves`).
-        self._moves_at: list[dict[int, tuple]] = [{} for _ in _SWEEP]
-        # Layers whose moves all keep the values, with nothing to prune: there the passes
-        # use the moves' key deltas alone (``_deltas_at``).
-        self.plain: list[bool] = []
-        for r, s in _SWEEP:
-            if r == 14:
-                self.plain.append(hmax[s] == 1)  # ace high: it reads the aces kept
-            elif s < 0:
-                self.plain.append(not wilds)  # a rank's end: jokers may join its groups
-            else:
-                self.plain.append(not self.pruning and (r > 1 or hmax[s] == 1)
-                                  and all(o[2] is _ID for o in opts[s * 13 + r - 1]))
-        self._deltas_at: list[dict[int, tuple]] = [{} for _ in _SWEEP]
+        # Per layer: the arguments of ``_suit_moves`` that do not depend on the key
+        # (``params``); whether every move keeps the values and nothing is pruned (``plain``:
+        # there the passes use the moves' key deltas alone, ``_deltas_at``); the moves of
+        # the keys by their part the layer reads (``_moves_at``, :meth:`_moves`). The moves
+        # depend on the key part and the layer's context alone (its type's options, the
+        # pruning bounds, the joker needs of its suit, the value layout), so they are shared
+        # by every sweep with the same context: positions a few steps apart share most of
+        # their layers. The shared memo is bounded (cleared whole when full).
+        if len(_MOVES_MEMO) > _MOVES_MEMO_CAP:
+            _MOVES_MEMO.clear()
+            for other in _LAYOUTS.values():
+                other.values.clear()  # (the moves held their memos)
+        needs = [(tuple(self.c0[q * 13:q * 13 + 13]), tuple(self.jok_at[q * 13:q * 13 + 13]))
+                 if pruning else None for q in range(4)]
+        n_layers = len(_SWEEP)
+        self.params = params = [None] * n_layers
+        self.plain = plain = [False] * n_layers
+        self._moves_at = moves_at = [None] * n_layers
+        self._deltas_at = deltas_at = [None] * n_layers
+        memo_get = _MOVES_MEMO.get
+        end_ctx = (-1, layout)
+        group_rank = []
+        for r0 in range(13):
+            r = r0 + 1
+            here = (cmax[r0], cmax[13 + r0], cmax[26 + r0], cmax[39 + r0])
+            grp = (here[0] > 0) + (here[1] > 0) + (here[2] > 0) + (here[3] > 0) + wilds >= 3
+            group_rank.append(grp)
+            # The most group cards the rank's later suits and the jokers can still add.
+            room = wilds + here[0] + here[1] + here[2] + here[3]
+            for s in range(4):
+                p = r0 * 5 + s
+                t = s * 13 + r0
+                base = s * 13
+                room -= here[s]
+                nx1 = cmax[t + 1] if r <= 12 else -1
+                nx2 = cmax[t + 2] if r <= 11 else (cmax[base] if r == 12 else -1)
+                hcap = min(cmax[base + 11], cmax[base + 12]) if r == 1 else 0
+                par = params[p] = (r, 12 * s, t, nx1, nx2, grp, hcap, room)
+                plain[p] = triv[t] and not pruning and (r > 1 or hmax[s] == 1)
+                ctx = (p, hi_in_key, layout, optkey[t], par, needs[s])
+                got = memo_get(ctx)
+                if got is None:
+                    got = _MOVES_MEMO[ctx] = ({}, {})
+                moves_at[p], deltas_at[p] = got
+            p = r0 * 5 + 4  # the rank's end: jokers may join its groups
+            plain[p] = not wilds
+            got = memo_get(end_ctx)
+            if got is None:
+                got = _MOVES_MEMO[end_ctx] = ({}, {})
+            moves_at[p], deltas_at[p] = got
+        self.group_rank = group_rank
+        for s in range(4):
+            p = 65 + s  # the ace high: it reads the aces kept
+            plain[p] = hmax[s] == 1
+            ctx = (p, hi_in_key, layout)
+            got = memo_get(ctx)
+            if got is None:
+                got = _MOVES_MEMO[ctx] = ({}, {})
+            moves_at[p], deltas_at[p] = got
         self.bwd: list[dict] = [{} for _ in _SWEEP] + [{0: self.acc}]
         self.fwd: list[dict] = []
 
@@ -718,7 +793,7 @@ class _Sweep:
                 need0 = self._suit_need(r, s, f)
             step = self.mult[s] * self.bsize
             hik = self.hi_in_key
-            merged: dict[int, set] = {}  # moves to the same key: one move, its pieces' union
+            merged: dict[int, tuple] = {}  # moves to one key: one move, its pieces' union
             for c, gmax, pairs in (self.opts[t] if ot is None else ot):
                 for nf, g, choice in _suit_moves(r, f, c, gmax, nx1, nx2, grp, hcap, hik):
                     if not _groups_reachable(S + g, g if g > G else G, room):
@@ -731,10 +806,11 @@ class _Sweep:
                         if need1 >= _NEVER:
                             continue
                         delta += (need1 - need0) << 60
-                    hsh = choice[1] * step if r == 1 and not hik else 0  # into their blocks
-                    merged.setdefault(delta, set()).update((dd, u, 0, hsh) for dd, u in pairs)
+                    pcs = _pieces(pairs, choice[1] * step if r == 1 and not hik else 0)
+                    was = merged.get(delta)
+                    merged[delta] = pcs if was is None or was == pcs else _union(was, pcs)
             for delta, pcs in merged.items():
-                out.append(self._entry(delta, _ID if pcs == _ID_SET else tuple(sorted(pcs))))
+                out.append(self._entry(delta, pcs))
         res = tuple(out)
         if ot is None:
             self._moves_at[p][sub] = res
@@ -761,7 +837,10 @@ class _Sweep:
                     nk = key + delta
                     nxt[nk] = get(nk, 0) | val
             return nxt
-        memo = self._moves_at[p] if ot is None else {}
+        memo = self._moves_at[p]
+        if ot is not None:  # a candidate's options: their moves are kept beside the layer's
+            got = memo.get(ot)
+            memo = memo[ot] = {} if got is None else got
         prune = self.pruning and _SWEEP[p][0] < 14
         wilds = self.wilds
         if prune:
