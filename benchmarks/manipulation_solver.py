@@ -24,14 +24,19 @@ shared machine.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 
 import numpy as np
 
-import rummy_env
-from rummy_env.manipulation import solver
+# Run from a checkout without installing: the package is the parent of this directory.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import rummy_env  # noqa: E402
+from rummy_env.manipulation import solver  # noqa: E402
 
 
 def random_table(rng: random.Random, size: int, packs: int = 2) -> tuple[int, ...]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -58,3 +60,19 @@ def test_throughput_reference_column(capsys) -> None:
         assert math.isfinite(r.reference_ratio) and r.reference_ratio > 0
         assert out[0].endswith("x OS gin  target x")
         assert out[1].split()[0] == "contract_rummy" and len(out[1].split()) == 10
+
+
+def test_solver_benchmarks_run_from_any_directory(tmp_path) -> None:
+    """The two solver benchmarks run from a checkout without an install (they put the checkout
+    on ``sys.path``), started from another directory, on tiny inputs, and print their tables."""
+    runs = {  # name: (arguments, a word of the table it prints)
+        "manipulation_solver": (["--tables", "1", "--sizes", "30", "--games", "1",
+                                 "--max-turns", "8", "--joker-max", "30"], "steps/s"),
+        "indian_solver": (["--hands", "40"], "median"),
+    }
+    for name, (args, word) in runs.items():
+        done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), *args],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                              env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+        assert done.returncode == 0, (name, done.stderr[-2000:])
+        assert word in done.stdout, (name, done.stdout)

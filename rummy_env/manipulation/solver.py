@@ -73,7 +73,7 @@ condition whole). A move that reaches one key by several choices is one move who
 is the union of theirs. The joker need of the Qs and Ks for the aces kept is then a per-block
 mask of the values (``_keep_masks``), counted only where the key's own need cannot be on the
 same cards. On small positions the wider values cost more than the keys they save, so the aces
-stay in the keys there (one block; on the recorded masks the crossover is at 40-50 cards).
+stay in the keys there (one block; on the recorded masks the crossover is at 25-35 cards).
 
 Jokers to place: a joker may stand for any card next to a natural one, and the programme's
 bounds count it everywhere, so most keys it makes are dead: a joker placed in one suit
@@ -100,15 +100,29 @@ after the free, which tries the at most two further frees, then one forward run 
 joker to place anywhere, which multiplies the states).
 
 Cost: pure Python, about twice one run of the programme per mask (plus one forward run per
-free the shortcuts do not settle). Without a joker to place, a run visits tens of keys per
-layer on a 30-card table and thousands at 60-70 cards (on masks recorded from play: about
-1 ms per mask below 40 cards, 2-3 ms at 40-59, 8 ms at 60-79); tables of 90-100 cards reach
-tens of thousands of keys per layer (seconds). A joker that may still be placed multiplies
-the keys even after the pruning (5-30% of the forward keys are live; a per-suit bound over
-the suit's whole rest, groups taken as free, cut only about 5% more, so the dead keys die of
-the suits' coupling in groups): a 60-79-card table with one joker pending takes about
-0.1-0.5 s per mask, a 71-card one with two about 3 s. On the recorded masks the median is
-about 0.7 ms and the mean about 4.3 ms. ``benchmarks/manipulation_solver.py`` measures it.
+free the shortcuts do not settle). A layer's moves are memoised by the key part it reads and
+the layer's context (its type's options, the pruning bounds, the joker needs of its suit, the
+value layout), shared by every sweep (bounded, ``_MOVES_MEMO_CAP`` contexts): positions a few
+steps apart share most of their layers. Without a joker to place, a run visits tens of keys
+per layer on a 30-card table and hundreds to a few thousand at 60-90 cards. A joker that may
+still be placed multiplies the keys even after the pruning (5-30% of the forward keys are
+live; a per-suit bound over the suit's whole rest, groups taken as free, cut only about 5%
+more, so the dead keys die of the suits' coupling in groups). On 9,000 masks recorded from
+4-player random play (median and mean per mask, by table size):
+
+=============  ======================  =====================
+table cards    no joker to place       a joker to place
+=============  ======================  =====================
+0-19           0.3 ms, 0.5 ms          2.7 ms, 3.2 ms
+20-39          0.4 ms, 0.7 ms          5 ms, 7 ms
+40-59          0.6 ms, 1.1 ms          10 ms, 16 ms
+60-79          1.4 ms, 2.2 ms          37 ms, 41 ms
+80-99          6 ms, 7 ms              0.1 s, 0.13 s
+=============  ======================  =====================
+
+(all: median 0.5 ms, mean 2 ms; before the aces kept moved to the values and the moves were
+shared, 0.75 ms and 6.7 ms, up to 4 s at 80-90 cards with a joker).
+``benchmarks/manipulation_solver.py`` measures it.
 Answers are memoised on the whole query (table, hand, bindings), in small bounded caches: a
 query is about 2-10 KB and play almost never asks the same one twice (the state keeps its own
 legal actions), so the memo serves repeated positions (clones, restored scenarios, the
@@ -407,11 +421,11 @@ _READS = tuple((48, 0xFFF) if s < 0 else (12 * s, 0xFFF if r == 14 else -1) for 
 _NEVER = 99
 #: Positions of at least this many cards (table and hand) keep the aces for the ace high in
 #: the values, smaller ones in the keys (see the module docstring).
-_HI_IN_VALUES = 45
+_HI_IN_VALUES = 30
 #: Moves by layer context, shared by sweeps (see ``_Sweep.__init__``), cleared when it holds
 #: this many contexts; value layouts (``_Layout``) by (width, aces kept per suit, wilds).
 _MOVES_MEMO: dict[tuple, tuple[dict, dict]] = {}
-_MOVES_MEMO_CAP = 5000
+_MOVES_MEMO_CAP = 2000
 _LAYOUTS: dict[tuple, _Layout] = {}
 
 
@@ -464,18 +478,21 @@ class _Sweep:
     """One position's programme run forward and backward (see the module docstring).
 
     ``fwd[p]`` maps each key reachable before layer ``p`` to the bit set of (``d``, ``used``)
-    values it is reached with; ``bwd[p]`` gives, for each of those keys, the values from which
+    values it is reached with (one block of them per combination of aces kept for the ace
+    high when those ride in the values, :class:`_Layout`); ``bwd[p]`` gives, for each of those keys, the values from which
     the rest of the layers reach an accepted end. A choice at one type is then
     possible exactly when some forward key, moved by that choice, meets a value the backward
     set accepts: one forward and one backward pass answer every candidate step at once.
 
     A key packs, from bit 0: the four suits' 12-bit fields (``n1, n2, n3, hi``, 3 bits
-    each), ``S`` (5 bits) and ``G`` (7 bits) of the rank in progress, and with pruning on
+    each; ``hi`` stays 0 when the aces kept ride in the values), ``S`` (5 bits) and ``G`` (7 bits) of the rank in progress, and with pruning on
     (jokers to place, no frees in the run) the summed joker need of the fields from bit 60
     (:meth:`_suit_need`).
 
     ``extra``: per type, option lists that candidate checks will use there (only for the
     pruning bounds, which must hold for them too: a looser bound prunes less, never wrongly).
+    ``hi_in_key``: where the aces kept ride (default: in the keys below ``_HI_IN_VALUES``
+    cards of table and hand, in the values from there on).
     """
 
     def __init__(self, table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
@@ -560,8 +577,7 @@ class _Sweep:
             _MOVES_MEMO.clear()
             for other in _LAYOUTS.values():
                 other.values.clear()  # (the moves held their memos)
-        needs = [(tuple(self.c0[q * 13:q * 13 + 13]), tuple(self.jok_at[q * 13:q * 13 + 13]))
-                 if pruning else None for q in range(4)]
+        c0, jok_at = self.c0, self.jok_at
         n_layers = len(_SWEEP)
         self.params = params = [None] * n_layers
         self.plain = plain = [False] * n_layers
@@ -587,7 +603,16 @@ class _Sweep:
                 hcap = min(cmax[base + 11], cmax[base + 12]) if r == 1 else 0
                 par = params[p] = (r, 12 * s, t, nx1, nx2, grp, hcap, room)
                 plain[p] = triv[t] and not pruning and (r > 1 or hmax[s] == 1)
-                ctx = (p, hi_in_key, layout, optkey[t], par, needs[s])
+                if pruning:
+                    # What the joker needs of the move read (:meth:`_suit_need`): the naturals
+                    # at the next three ranks, and at the Q and K for aces kept in the key.
+                    top = min(t + 3, base + 13)
+                    need_ctx: tuple | None = (tuple(c0[t:top]), tuple(jok_at[t:top])) + (
+                        (tuple(c0[base + 11:base + 13]), tuple(jok_at[base + 11:base + 13]))
+                        if hi_in_key else ())
+                else:
+                    need_ctx = None
+                ctx = (p, hi_in_key, layout, optkey[t], par, need_ctx)
                 got = memo_get(ctx)
                 if got is None:
                     got = _MOVES_MEMO[ctx] = ({}, {})
