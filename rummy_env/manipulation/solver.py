@@ -919,7 +919,7 @@ class _Sweep:
         count: a value reached going forward moves only into forward keys, so the sets are
         exact on every value that the forward pass reaches."""
         bwd, fwd = self.bwd, self.fwd
-        unshift = self._preimage
+        preimage = self._preimage
         for p in range(len(_SWEEP) - 1, first - 1, -1):
             here = bwd[p]
             nxt = bwd[p + 1]
@@ -938,7 +938,7 @@ class _Sweep:
             for key in fwd[p]:
                 acc = 0
                 sub = key >> sh & mask if mask > 0 else key >> sh & 0xFFF | (key >> 48 & 4095) << 12
-                for delta, pairs, _, bm in memo[sub]:
+                for delta, pieces, _, bm in memo[sub]:
                     b = nxt.get(key + delta)
                     if b:
                         if bm is None:
@@ -946,7 +946,7 @@ class _Sweep:
                         else:
                             got = bm.get(b)
                             if got is None:
-                                got = bm[b] = unshift(b, pairs)
+                                got = bm[b] = preimage(b, pieces)
                             acc |= got
                 here[key] = acc
 
