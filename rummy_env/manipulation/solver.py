@@ -546,8 +546,12 @@ class _Sweep:
         # aces of each suit ``s`` back (at most its aces, Qs and Ks can hold).
         self.hi_in_key = hi_in_key = (sum(table) + sum(hand[:NUM_NATURAL]) < _HI_IN_VALUES
                                       if hi_in_key is None else hi_in_key)
+        # (Three per suit whenever that is enough, however many the suit can keep: the
+        # layout, and so the layers' memoised moves, then stays the same from one position
+        # to the next; unused blocks cost nothing but wider bit sets.)
         hmax = (1, 1, 1, 1) if hi_in_key else tuple(
-            min(cmax[q * 13], cmax[q * 13 + 11], cmax[q * 13 + 12]) + 1 for q in range(4))
+            3 if k <= 2 else k + 1
+            for k in (min(cmax[q * 13], cmax[q * 13 + 11], cmax[q * 13 + 12]) for q in range(4)))
         layout = (width, hmax, wilds)
         lay = _LAYOUTS.get(layout)
         if lay is None:
