@@ -479,31 +479,31 @@ class _Sweep:
 
     ``fwd[p]`` maps each key reachable before layer ``p`` to the bit set of (``d``, ``used``)
     values it is reached with (one block of them per combination of aces kept for the ace
-    high when those ride in the values, :class:`_Layout`); ``bwd[p]`` gives, for each of those keys, the values from which
-    the rest of the layers reach an accepted end. A choice at one type is then
-    possible exactly when some forward key, moved by that choice, meets a value the backward
-    set accepts: one forward and one backward pass answer every candidate step at once.
+    high when those ride in the values, :class:`_Layout`); ``bwd[p]`` gives, for each of
+    those keys, the values from which the rest of the layers reach an accepted end. A choice
+    at one type is then possible exactly when some forward key, moved by that choice, meets a
+    value the backward set accepts: one forward and one backward pass answer every candidate
+    step at once.
 
     A key packs, from bit 0: the four suits' 12-bit fields (``n1, n2, n3, hi``, 3 bits
-    each; ``hi`` stays 0 when the aces kept ride in the values), ``S`` (5 bits) and ``G`` (7 bits) of the rank in progress, and with pruning on
-    (jokers to place, no frees in the run) the summed joker need of the fields from bit 60
-    (:meth:`_suit_need`).
+    each; ``hi`` stays 0 when the aces kept ride in the values), ``S`` (5 bits) and ``G``
+    (7 bits) of the rank in progress, and with pruning on (jokers to place, no frees in the
+    run) the summed joker need of the fields from bit 60 (:meth:`_suit_need`).
 
     ``extra``: per type, option lists that candidate checks will use there (only for the
     pruning bounds, which must hold for them too: a looser bound prunes less, never wrongly).
-    ``hi_in_key``: where the aces kept ride (default: in the keys below ``_HI_IN_VALUES``
-    cards of table and hand, in the values from there on).
+    The aces kept ride in the keys below ``_HI_IN_VALUES`` cards of table and hand, in the
+    values from there on (``hi_in_key``).
     """
 
     def __init__(self, table: Sequence[int], hand: Sequence[int], freeable: Sequence[int],
                  naturals: Sequence[int], pending: int, added: bool,
-                 extra: dict[int, tuple] | None = None, hi_in_key: bool | None = None) -> None:
+                 extra: dict[int, tuple] | None = None) -> None:
         hj = hand[JOKER] if len(hand) > JOKER else 0
         jtot = sum(freeable)
         self.dlo = dlo = -jtot
         self.dhi = dhi = pending + hj + jtot
         self.width = width = dhi - dlo + 1
-        self.full = (1 << width) - 1
         self.wilds = wilds = pending + hj + jtot
         self.table, self.hand, self.freeable, self.naturals = table, hand, freeable, naturals
         trivial = ((0, 0, _ID),)
@@ -544,8 +544,7 @@ class _Sweep:
         # Aces kept for the ace high ride in the values: block ``sum hi_s * mult[s]`` of
         # ``2 * width`` bits holds the (d, used) bits of the keys' paths that keep ``hi_s``
         # aces of each suit ``s`` back (at most its aces, Qs and Ks can hold).
-        self.hi_in_key = hi_in_key = (sum(table) + sum(hand[:NUM_NATURAL]) < _HI_IN_VALUES
-                                      if hi_in_key is None else hi_in_key)
+        self.hi_in_key = hi_in_key = sum(table) + sum(hand[:NUM_NATURAL]) < _HI_IN_VALUES
         # (Three per suit whenever that is enough, however many the suit can keep: the
         # layout, and so the layers' memoised moves, then stays the same from one position
         # to the next; unused blocks cost nothing but wider bit sets.)
