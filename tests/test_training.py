@@ -47,13 +47,14 @@ def test_train_smoke_writes_checkpoints_logs_curve_and_evaluation(tmp_path):
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for name in ("config.yaml", "final.zip", "evals.json", "final_eval.json",
-                 "learning_curve.png", "checkpoint_128.zip"):
+                 "learning_curve.png", "checkpoint_128.zip", "checkpoint_128.npz", "best.npz",
+                 "best.zip", "final.npz"):
         assert (out / name).exists(), name
     assert any((out / "tb").iterdir())
     assert yaml.safe_load((out / "config.yaml").read_text())["timesteps"] == 256
     evals = json.loads((out / "evals.json").read_text())
     assert {e["opponent"] for e in evals} == {"random", "greedy"}
-    assert "final.zip (seat rotating) vs 2 x random, 3 deals" in proc.stdout
+    assert "best.npz (" in proc.stdout and "vs 2 x random, 3 deals (duplicate)" in proc.stdout
     assert "mean penalty (95% CI)" in proc.stdout
 
 
@@ -71,3 +72,64 @@ def test_selfplay_adds_snapshots_of_the_learner(tmp_path):
     assert (tmp_path / "checkpoint_128.zip").exists()
     assert summary["timesteps"] == 256
     assert summary["snapshots"] == [2]  # the evaluations at 128 and 256 steps
+
+
+def _gin_cfg(tmp_path, *extra):
+    return resolve_config(["--config", "configs/train/gin_rummy.yaml", "--timesteps", "256",
+                           "--n-envs", "1", "--eval-every", "128", "--eval-deals", "2",
+                           "--final-deals", "2", "--no-progress", "--out", str(tmp_path),
+                           "--set", "ppo.n_steps=128", "--set", "ppo.batch_size=64",
+                           "--set", "policy.net_arch=[32]", *extra])
+
+
+def test_mix_of_opponents_trains(tmp_path):
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--set", "opponents={mix: {greedy: 0.7, random: 0.3}}")
+    summary = train(cfg)
+    assert set(summary["final"]) == {"random", "greedy"}
+
+
+def test_curriculum_promotes_when_the_win_rate_is_reached(tmp_path, capsys):
+    """promote_at 0 moves on at the first evaluation: the next stage's bots play from then on."""
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--set", "opponents={curriculum: [random, greedy], promote_at: 0.0}")
+    train(cfg)
+    assert "[curriculum] win rate" in capsys.readouterr().out
+
+
+def test_league_keeps_bots_and_snapshots(tmp_path, capsys):
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--set", "opponents={league: {bots: [random, greedy], "
+                                      "snapshots: 1}}")
+    train(cfg)
+    out = capsys.readouterr().out
+    # after the first evaluation the pool holds both bots and one snapshot, each with a weight
+    assert "[opponents] OpponentSampler(random:" in out and "snapshot_128:" in out
+
+
+def test_pretrain_clones_the_teacher_and_reports_the_cloned_policy(tmp_path):
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--pretrain", "greedy:300", "--set", "pretrain.epochs=2")
+    summary = train(cfg)
+    pre = summary["pretrain"]
+    assert pre["decisions"] >= 300 and len(pre["epochs"]) == 2
+    assert 0.0 <= pre["epochs"][-1]["accuracy"] <= 1.0
+    evals = json.loads((tmp_path / "evals.json").read_text())
+    assert {e["opponent"] for e in evals if e["checkpoint"] == "pretrained"} == {"random",
+                                                                                "greedy"}
+    assert summary["cpu_seconds"]["collect"] > 0 and summary["cpu_seconds"]["clone"] > 0
+
+
+def test_bad_schedules_and_flags_are_refused():
+    with pytest.raises(SystemExit, match="opponents"):
+        resolve_config(["--set", "opponents={mix: {nobot: 1.0}}"])
+    with pytest.raises(SystemExit, match="opponents"):
+        resolve_config(["--set", "opponents={curriculum: []}"])
+    with pytest.raises(SystemExit, match="pretrain"):
+        resolve_config(["--pretrain", "greedy:many"])
+    with pytest.raises(SystemExit, match="unknown eval keys"):
+        resolve_config(["--set", "eval.bogus=1"])

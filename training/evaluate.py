@@ -5,12 +5,22 @@ Run::
     python -m training.evaluate --variant contract_rummy --seats greedy,random,random,random \\
         --deals 400 --seed 0 [--json OUT] [--players P]
 
-A seat is ``random``, ``greedy`` or the path of a MaskablePPO checkpoint (loaded with
-:class:`training.policy_bot.PolicyBot`, imported only then, so evaluating the built-in bots
-needs no torch). Each listed player plays ``--deals`` one-deal episodes (``episode="deal"``,
+A seat is ``random``, ``greedy`` or the path of a policy file (``.npz`` from training, or an
+sb3-contrib ``.zip``), played by :class:`rummy_env.bots.policy.PolicyBot` with numpy only. Each listed player plays ``--deals`` one-deal episodes (``episode="deal"``,
 ``deal="random"`` so every contract appears, ``reward_scale=1.0``, the env's ``max_turns``
 default). Seats rotate: in deal ``k`` listed player ``j`` sits in seat ``(j + k) mod P``, so no
 player keeps the advantage of a seat (the first dealer is drawn at random in every deal anyway).
+
+Duplicate mode (``--duplicate``; ``--agent CKPT --vs greedy`` is the shorthand for a policy in
+seat 0 against that bot in every other seat, duplicate on)::
+
+    python -m training.evaluate --agent checkpoints/gin_rummy.npz --vs greedy --deals 2000
+
+deals every deal once per rotation of the players through the seats (``--deals`` rounded up
+to a multiple of the player count), so every player holds every hand. The comparison that
+says whether player 0 beats the others is paired by deal: per group of rotations, player 0's
+mean points minus the others' mean, with a normal 95% interval over the groups
+(:func:`paired`); it is printed last.
 
 Per listed player (named by position, e.g. ``0:greedy``) it reports the mean penalty points per
 deal (CR-12: the cards left in hand when the deal ends) with a 95% confidence interval (normal
@@ -38,6 +48,7 @@ import numpy as np
 
 import rummy_env
 from rummy_env.bots import BOTS, GREEDY_BY_FAMILY, Bot, make_bot, seat_view
+from rummy_env.bots.policy import PolicyBot
 from rummy_env.contract.state import ContractState
 
 Z95 = 1.96
@@ -53,18 +64,17 @@ def _ci(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def load_seat(spec: str, seed: int | None = None, cache: dict[str, Any] | None = None) -> Bot:
-    """The bot of one seat spec: a bot name (``random``, ``greedy``) or a checkpoint path."""
+    """The bot of one seat spec: a bot name (``random``, ``greedy``) or a policy file (``.npz``
+    or an sb3-contrib ``.zip``, played by :class:`rummy_env.bots.policy.PolicyBot`)."""
     if spec in BOTS:
         return make_bot(spec, seed)
     path = pathlib.Path(spec)
     if not path.is_file():
         raise ValueError(f"seat {spec!r} is neither a bot ({', '.join(BOTS)}) nor an existing "
-                         "checkpoint file")
+                         "policy file")
     if cache is not None and spec in cache:
         return cache[spec]
-    from training.policy_bot import PolicyBot  # lazy: only checkpoints need torch
-
-    bot = PolicyBot(path)
+    bot = PolicyBot(path)  # deterministic: one bot object may sit in several seats
     if cache is not None:
         cache[spec] = bot
     return bot
@@ -72,19 +82,27 @@ def load_seat(spec: str, seed: int | None = None, cache: dict[str, Any] | None =
 
 def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
              players: int | None = None, env_options: dict[str, Any] | None = None,
+             duplicate: bool = False, bots: Sequence[Bot] | None = None,
              ) -> dict[str, Any]:
     """Play ``deals`` one-deal episodes of ``variant`` with the listed ``seats`` and return the
     statistics as a JSON-serialisable dict (see the module docstring for what they mean).
 
-    :param seats: one spec per player (``random``, ``greedy`` or a checkpoint path); a single
-        spec is repeated for every seat.
+    :param seats: one spec per player (``random``, ``greedy`` or a policy file); a single spec
+        is repeated for every seat.
     :param players: player count; default ``len(seats)``.
     :param env_options: extra options for ``rummy_env.make`` (rule fields, ``max_turns``...);
         they override the evaluation defaults.
+    :param duplicate: play every deal ``P`` times, the listed players rotated through the seats
+        (``deals`` is rounded up to a multiple of ``P``), so every player holds every hand and
+        the luck of the deal cancels in the paired comparison.
+    :param bots: bot objects to use instead of loading ``seats`` (their labels still come from
+        ``seats``).
 
-    Returns ``{"variant", "players", "deals", "seed", "seats", "env_options", "truncated",
-    "seconds", "results": [{"player", "label", "seat", "mean_penalty", "penalty_ci",
-    "win_rate", "win_ci", "mean_reward", "reward_ci"}, ...]}``, one result per listed player.
+    Returns ``{"variant", "players", "deals", "seed", "seats", "env_options", "duplicate",
+    "truncated", "seconds", "results": [{"player", "label", "seat", "mean_penalty",
+    "penalty_ci", "win_rate", "win_ci", "mean_reward", "reward_ci"}, ...], "paired": {...}}``,
+    one result per listed player; ``paired`` compares player 0 with the others (see
+    :func:`paired`).
     """
     seats = [str(s) for s in seats]
     if not seats:
@@ -96,51 +114,40 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     if len(seats) != players:
         raise ValueError(f"{len(seats)} seats listed for {players} players: list one per player "
                          "(or a single one for every seat)")
-    if not isinstance(deals, int) or deals < 1:
+    if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise ValueError(f"deals={deals!r} must be an int >= 1")
     opts: dict[str, Any] = {"num_players": players, "episode": "deal", "deal": "random",
                             "reward_scale": 1.0}
     opts.update(env_options or {})
     P = players
-    cache: dict[str, Any] = {}
-    bots = [load_seat(s, seed * 1000 + j, cache) for j, s in enumerate(seats)]
+    if bots is None:
+        cache: dict[str, Any] = {}
+        bots = [load_seat(s, seed * 1000 + j, cache) for j, s in enumerate(seats)]
+    elif len(bots) != P:
+        raise ValueError(f"{len(bots)} bots given for {P} players")
     env = rummy_env.make(variant, **opts)
     if "greedy" in seats and env.family not in GREEDY_BY_FAMILY:
         raise ValueError(f"no greedy bot for {variant!r} (its {env.family!r} family); families "
                          f"with one: {', '.join(GREEDY_BY_FAMILY)}")
-    penalty = np.zeros((deals, P))
-    reward = np.zeros((deals, P))
-    win = np.zeros((deals, P))
+    groups = -(-deals // P) if duplicate else deals
+    n = groups * P if duplicate else deals
+    penalty = np.zeros((n, P))
+    reward = np.zeros((n, P))
+    win = np.zeros((n, P))
+    group = np.zeros(n, dtype=np.int64)
     truncated = 0
     t0 = time.perf_counter()
-    for k in range(deals):
-        deal_seed = seed * 1_000_003 + k
-        env.reset(seed=deal_seed)
-        seat_of = [(j + k) % P for j in range(P)]  # listed player j sits in seat seat_of[j]
-        player_at = {s: j for j, s in enumerate(seat_of)}
-        for j, b in enumerate(bots):
-            b.reset(deal_seed * 16 + j)
-        totals = [0.0] * P
-        was_truncated = False
-        for agent in env.agent_iter():
-            _, r, term, trunc, _ = env.last(observe=False)
-            seat = env.agent_name_mapping[agent]
-            totals[seat] += r
-            if term or trunc:
-                was_truncated |= bool(trunc)
-                env.step(None)
-                continue
-            env.step(bots[player_at[seat]].act(seat_view(env, agent)))
-        st = env.state_obj  # the harness may read the position; the bots never do
-        if isinstance(st, ContractState):
-            pen = [st.penalty(seat_of[j]) for j in range(P)]
-        else:  # other families: the deal's score change stands for the penalty
-            pen = [-totals[seat_of[j]] / (env.reward_scale or 1.0) for j in range(P)]
+    for k in range(n):
+        g, r = (k // P, k % P) if duplicate else (k, k)
+        deal_seed = seed * 1_000_003 + g
+        group[k] = g
+        seat_of = [(j + r) % P for j in range(P)]  # listed player j sits in seat seat_of[j]
+        pen, tot, was_truncated = play_deal(env, bots, seat_of, deal_seed)
         low = min(pen)
         winners = [j for j in range(P) if pen[j] == low]
         for j in range(P):
             penalty[k, j] = pen[j]
-            reward[k, j] = totals[seat_of[j]]
+            reward[k, j] = tot[j]
             win[k, j] = 1.0 / len(winners) if j in winners else 0.0
         truncated += was_truncated
     seconds = time.perf_counter() - t0
@@ -157,10 +164,66 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
             "mean_reward": rm, "reward_ci": [rlo, rhi],
         })
     return {
-        "variant": variant, "players": P, "deals": deals, "seed": seed, "seats": seats,
-        "env_options": {k: v for k, v in opts.items()}, "truncated": int(truncated),
-        "seconds": seconds, "results": results,
+        "variant": variant, "players": P, "deals": n, "seed": seed, "seats": seats,
+        "env_options": {k: v for k, v in opts.items()}, "duplicate": bool(duplicate),
+        "truncated": int(truncated), "seconds": seconds, "results": results,
+        "paired": paired(penalty, win, group),
     }
+
+
+def play_deal(env: Any, bots: Sequence[Bot], seat_of: Sequence[int],
+              deal_seed: int) -> tuple[list[float], list[float], bool]:
+    """One seeded deal with listed player ``j`` in seat ``seat_of[j]``: each player's penalty
+    points (lower is better), total reward, and whether ``max_turns`` cut the deal off. The
+    same ``deal_seed`` deals the same cards to the same seats whoever sits there."""
+    P = len(seat_of)
+    env.reset(seed=deal_seed)
+    player_at = {s: j for j, s in enumerate(seat_of)}
+    for j, b in enumerate(bots):
+        b.reset(deal_seed * 16 + j)
+    totals = [0.0] * P
+    was_truncated = False
+    for agent in env.agent_iter():
+        _, r, term, trunc, _ = env.last(observe=False)
+        seat = env.agent_name_mapping[agent]
+        totals[seat] += r
+        if term or trunc:
+            was_truncated |= bool(trunc)
+            env.step(None)
+            continue
+        env.step(bots[player_at[seat]].act(seat_view(env, agent)))
+    st = env.state_obj  # the harness may read the position; the bots never do
+    if isinstance(st, ContractState):
+        pen = [float(st.penalty(seat_of[j])) for j in range(P)]
+    else:  # other families: the deal's score change stands for the penalty
+        pen = [-totals[seat_of[j]] / (env.reward_scale or 1.0) for j in range(P)]
+    return pen, [totals[seat_of[j]] for j in range(P)], was_truncated
+
+
+def paired(penalty: np.ndarray, win: np.ndarray, group: np.ndarray) -> dict[str, Any]:
+    """Player 0 against the field, paired by deal.
+
+    For every group of deals (one deal, or in duplicate mode the ``P`` rotations of one deal)
+    the difference is player 0's mean penalty minus the mean penalty of the other players in
+    the same deals; in duplicate mode every player held every hand, so the difference holds
+    the deal's luck out. The interval is the normal 95% interval of the mean of these
+    per-group differences (independent across groups): ``mean +- 1.96 sd / sqrt(groups)``.
+    ``beats`` is True when the whole interval lies below zero (fewer points than the field
+    with 95% confidence). The same for the win rate, against the field's mean win rate.
+    """
+    ids = np.unique(group)
+    d_pen = np.empty(len(ids))
+    d_win = np.empty(len(ids))
+    for i, g in enumerate(ids):
+        rows = group == g
+        d_pen[i] = penalty[rows, 0].mean() - penalty[rows, 1:].mean()
+        d_win[i] = win[rows, 0].mean() - win[rows, 1:].mean()
+    pm, plo, phi = _ci(d_pen)
+    wm, wlo, whi = _ci(d_win)
+    return {"groups": int(len(ids)), "penalty_diff": pm, "penalty_diff_ci": [plo, phi],
+            "win_diff": wm, "win_diff_ci": [wlo, whi], "beats": bool(phi < 0.0),
+            "method": "per-deal-group difference, player 0 minus the mean of the others; "
+                      "normal 95% interval over groups"}
 
 
 def _short(spec: str) -> str:
@@ -183,24 +246,59 @@ def format_table(res: dict[str, Any]) -> str:
         wr = f"{r['win_rate']:5.3f} [{wlo:5.3f}, {whi:5.3f}]"
         lines.append(f"{r['label']:<22} {pen:<28} {wr:<26} {r['mean_reward']:11.2f}")
     lines.append(f"deals ended by truncation (max_turns): {res['truncated']} of {res['deals']}")
+    pr = res.get("paired")
+    if pr and res["players"] > 1:
+        lo, hi = pr["penalty_diff_ci"]
+        kind = "duplicate" if res.get("duplicate") else "paired"
+        lines.append(f"{res['results'][0]['label']} minus the others ({kind}, {pr['groups']} "
+                     f"groups): {pr['penalty_diff']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per deal"
+                     f"; win rate {pr['win_diff']:+.3f}"
+                     + ("  (better with 95% confidence)" if pr["beats"] else ""))
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--variant", required=True, choices=rummy_env.VARIANTS)
-    ap.add_argument("--seats", required=True,
-                    help="comma-separated seats: random, greedy or a checkpoint path")
+    ap.add_argument("--variant", choices=rummy_env.VARIANTS,
+                    help="the variant (default with --agent: the one the policy was trained on)")
+    ap.add_argument("--seats", help="comma-separated seats: random, greedy or a policy file")
+    ap.add_argument("--agent", help="shorthand: this policy file (or bot) in seat 0 ...")
+    ap.add_argument("--vs", default="greedy", help="... against this bot in every other seat, "
+                    "in duplicate mode (default: greedy)")
+    ap.add_argument("--duplicate", action="store_true",
+                    help="deal every deal once per seat rotation (implied by --agent)")
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--players", type=int, default=None,
-                    help="player count (default: the number of seats; one seat fills all)")
+                    help="player count (default: the number of seats; one seat fills all; with "
+                         "--agent the policy's own)")
     ap.add_argument("--json", default=None, help="write the numbers to this file")
     args = ap.parse_args(argv)
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    duplicate = args.duplicate
+    variant, players, env_options = args.variant, args.players, None
     try:
-        res = evaluate(args.variant, seats, args.deals, args.seed, players=args.players)
+        if args.agent:
+            if args.seats:
+                raise ValueError("give --seats or --agent/--vs, not both")
+            meta = {}
+            if args.agent not in BOTS:
+                meta = load_seat(args.agent).meta  # type: ignore[attr-defined]
+            variant = variant or meta.get("variant")
+            players = players or meta.get("num_players")
+            env_options = meta.get("env_options") or None
+            if variant is None or players is None:
+                raise ValueError("--agent is a bot: give --variant and --players")
+            seats = [args.agent] + [args.vs] * (int(players) - 1)
+            duplicate = True
+        elif args.seats:
+            seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+        else:
+            raise ValueError("give --seats, or --agent (and --vs)")
+        if variant is None:
+            raise ValueError("give --variant")
+        res = evaluate(variant, seats, args.deals, args.seed, players=players,
+                       env_options=env_options, duplicate=duplicate)
     except (ValueError, rummy_env.RummyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

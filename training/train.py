@@ -1,14 +1,30 @@
 """Train a MaskablePPO agent for one seat against baseline bots, evaluating as it goes.
 
-    python -m training.train --config configs/train/contract_rummy.yaml
+    python -m training.train --config configs/train/gin_rummy.yaml
     python -m training.train --config configs/train/contract_rummy.yaml --timesteps 20000 \\
-        --opponents greedy --set ppo.learning_rate=1e-4 --out runs/try1
+        --opponents greedy --pretrain greedy:50000 --set ppo.learning_rate=1e-4 --out runs/try1
 
 The YAML holds the variant and its options, the opponents, the algorithm settings and the
-evaluation schedule; flags override it (``--set a.b=value`` reaches any key). The output folder
-gets ``config.yaml`` (the resolved config), checkpoints, TensorBoard logs (``tb/``), the
-evaluation history (``evals.json``), a learning curve (``learning_curve.png``) and ``final.zip``.
-At the end the final checkpoint is evaluated against each baseline and the table is printed.
+evaluation schedule; flags override it (``--set a.b=value`` reaches any key). The methods,
+each a config key:
+
+* ``opponents``: a fixed bot, a mix, a curriculum or a league (:mod:`training.opponents`);
+  ``selfplay`` keeps the older snapshot-only pool (:class:`rummy_env.wrappers.SelfPlayEnv`).
+* ``pretrain``: behaviour cloning of a bot's decisions before PPO (:mod:`training.pretrain`);
+  the cloned policy is evaluated and reported (``timesteps: 0`` in ``evals.json``).
+* ``features``: ``{enabled: true, shaping: 0.0}`` appends the solver features of
+  :class:`rummy_env.wrappers.features.SolverFeatures` to the observation; ``shaping`` > 0 adds
+  potential-based shaping (Ng et al. 1999). Evaluation always scores the true points.
+* ``eval``: every ``every`` steps the policy is exported (``checkpoint_<steps>.npz``, numpy
+  only) and evaluated in duplicate mode (:func:`training.evaluate.evaluate`) against each of
+  ``opponents``; the checkpoint with the lowest points per deal against ``best_by`` relative
+  to the field is kept as ``best.npz`` / ``best.zip``. The final evaluation plays the best
+  checkpoint on fresh deals (another seed than the selection's, so the choice does not bias
+  the reported number), ``final_deals`` deals in duplicate mode.
+
+The output folder gets ``config.yaml`` (the resolved config), checkpoints, TensorBoard logs
+(``tb/``), ``evals.json``, ``learning_curve.png``, ``final.zip``, ``best.npz`` and
+``final_eval.json`` (CPU seconds of each part: collection, cloning, PPO, evaluation).
 
 On these 2-core machines torch runs with one thread (``torch_threads: 1``): with two, OpenMP
 contention with the environment makes training many times slower (ECOSYSTEM-NOTES).
@@ -20,11 +36,16 @@ import argparse
 import copy
 import json
 import pathlib
+import shutil
 import sys
 import time
 from typing import Any
 
+import numpy as np
 import yaml
+
+from training.opponents import Schedule
+from training.pretrain import PRETRAIN_DEFAULTS, parse_flag
 
 DEFAULTS: dict[str, Any] = {
     "variant": "contract_rummy",
@@ -36,14 +57,23 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "n_envs": 4,
     "vec_env": "dummy",
-    "policy": {"net_arch": [256, 256]},
+    "policy": {"net_arch": [256, 256], "activation": "tanh"},
     "ppo": {"n_steps": 512, "batch_size": 256, "learning_rate": 3.0e-4, "gamma": 0.995,
             "gae_lambda": 0.95, "ent_coef": 0.01, "n_epochs": 4},
-    "eval": {"every": 25_000, "deals": 100, "opponents": ["random", "greedy"], "final_deals": 400},
+    "features": {"enabled": False, "shaping": 0.0},
+    "pretrain": dict(PRETRAIN_DEFAULTS),
+    "eval": {"every": 25_000, "deals": 100, "opponents": ["random", "greedy"],
+             "final_deals": 400, "duplicate": True, "best_by": "greedy"},
     "out": "runs/contract_rummy",
     "torch_threads": 1,
     "progress_bar": True,
 }
+
+#: Env options that describe the evaluation episode, not the game's rules (the rest of ``env``
+#: travels with the exported policy so evaluation plays the same game).
+_EPISODE_KEYS = ("num_players", "deal", "reward_scale", "episode")
+_SELECTION_SEED = 10_000
+_FINAL_SEED = 99_999
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +94,13 @@ def _set(cfg: dict[str, Any], dotted: str) -> None:
     node = cfg
     for p in path:
         node = node.setdefault(p, {})
-    node[last] = yaml.safe_load(raw)
+    value = yaml.safe_load(raw)
+    if isinstance(value, str):
+        try:  # YAML 1.1 reads 1e-4 (no dot) as a string
+            value = float(value)
+        except ValueError:
+            pass
+    node[last] = value
 
 
 def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
@@ -72,10 +108,13 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", help="YAML file (configs/train/<variant>.yaml)")
     ap.add_argument("--variant")
-    ap.add_argument("--opponents", help="random | greedy | selfplay (snapshots of the learner)")
+    ap.add_argument("--opponents", help="random | greedy | league | selfplay | a policy file "
+                    "(mixes and curricula in the YAML)")
     ap.add_argument("--timesteps", type=int)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--n-envs", type=int)
+    ap.add_argument("--pretrain", metavar="TEACHER:DECISIONS",
+                    help="behaviour cloning first, e.g. greedy:200000 (0 decisions: none)")
     ap.add_argument("--eval-every", type=int)
     ap.add_argument("--eval-deals", type=int)
     ap.add_argument("--final-deals", type=int)
@@ -93,6 +132,8 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         v = getattr(args, flag)
         if v is not None:
             cfg[key] = v
+    if args.pretrain is not None:
+        cfg["pretrain"].update(parse_flag(args.pretrain))
     if args.eval_every is not None:
         cfg["eval"]["every"] = args.eval_every
     if args.eval_deals is not None:
@@ -103,15 +144,26 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         cfg["progress_bar"] = False
     for s in args.set:
         _set(cfg, s)
+    for section in ("features", "pretrain", "eval", "policy"):
+        unknown = set(cfg[section]) - set(DEFAULTS[section])
+        if unknown:
+            raise SystemExit(f"unknown {section} keys {sorted(unknown)}; allowed: "
+                             f"{sorted(DEFAULTS[section])}")
     unknown = set(cfg) - set(DEFAULTS)
     if unknown:
         raise SystemExit(f"unknown config keys {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
     if cfg["algorithm"] != "MaskablePPO":
         raise SystemExit(f"algorithm {cfg['algorithm']!r} is not supported; allowed: MaskablePPO")
+    if cfg["policy"]["activation"] not in ("tanh", "relu"):
+        raise SystemExit(f"policy.activation {cfg['policy']['activation']!r}: tanh or relu")
+    try:
+        Schedule(cfg["opponents"])
+    except ValueError as e:
+        raise SystemExit(f"opponents: {e}")
     return cfg
 
 
-def _make_env_fn(cfg: dict[str, Any], rank: int):
+def _make_env_fn(cfg: dict[str, Any], rank: int, sampler: Any):
     def make():
         from rummy_env.wrappers import SelfPlayEnv, SingleSeatEnv
 
@@ -119,23 +171,40 @@ def _make_env_fn(cfg: dict[str, Any], rank: int):
         if cfg["opponents"] == "selfplay":
             # Opponents are drawn from snapshots of the learner (random bots until the first
             # evaluation adds one); the last few are kept.
-            return SelfPlayEnv(cfg["variant"], max_pool=5, seat=cfg["seat"], seed=seed,
-                               **cfg["env"])
-        return SingleSeatEnv(cfg["variant"], opponents=cfg["opponents"], seat=cfg["seat"],
-                             seed=seed, **cfg["env"])
+            env = SelfPlayEnv(cfg["variant"], max_pool=5, seat=cfg["seat"], seed=seed,
+                              **cfg["env"])
+        else:
+            env = SingleSeatEnv(cfg["variant"], opponents=sampler, seat=cfg["seat"], seed=seed,
+                                **cfg["env"])
+        feats = cfg["features"]
+        if feats.get("enabled"):
+            from rummy_env.wrappers.features import SolverFeatures
+
+            env = SolverFeatures(env, shaping=float(feats.get("shaping", 0.0)),
+                                 gamma=float(cfg["ppo"].get("gamma", 0.99)))
+        return env
 
     return make
 
 
-def _evaluate(cfg: dict[str, Any], model_path: str, opponent: str, deals: int,
-              seed: int) -> dict[str, Any]:
+def policy_meta(cfg: dict[str, Any], steps: int) -> dict[str, Any]:
+    """What an exported policy carries about its training (read by evaluate --agent)."""
+    return {"variant": cfg["variant"], "num_players": int(cfg["env"].get("num_players", 4)),
+            "features": bool(cfg["features"].get("enabled")),
+            "env_options": {k: v for k, v in cfg["env"].items() if k not in _EPISODE_KEYS},
+            "timesteps": int(steps)}
+
+
+def _evaluate(cfg: dict[str, Any], policy: str, opponent: Any, deals: int, seed: int,
+              bots: list[Any] | None = None) -> dict[str, Any]:
     from training.evaluate import evaluate
 
     n = cfg["env"].get("num_players", 4)
-    seats = [model_path] + [opponent] * (n - 1)
-    env_options = {k: v for k, v in cfg["env"].items() if k not in ("num_players", "deal",
-                                                                   "reward_scale", "episode")}
-    return evaluate(cfg["variant"], seats, deals, seed, players=n, env_options=env_options)
+    name = opponent if isinstance(opponent, str) else "stage"
+    seats = [policy] + [name] * (n - 1)
+    env_options = {k: v for k, v in cfg["env"].items() if k not in _EPISODE_KEYS}
+    return evaluate(cfg["variant"], seats, deals, seed, players=n, env_options=env_options,
+                    duplicate=bool(cfg["eval"].get("duplicate", True)), bots=bots)
 
 
 def _plot(history: list[dict[str, Any]], path: pathlib.Path, title: str) -> None:
@@ -146,17 +215,16 @@ def _plot(history: list[dict[str, Any]], path: pathlib.Path, title: str) -> None
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for opp in sorted({h["opponent"] for h in history}):
-        pts = [h for h in history if h["opponent"] == opp]
+        pts = [h for h in history if h["opponent"] == opp and "paired" in h]
         x = [h["timesteps"] for h in pts]
-        y = [h["agent"]["mean_penalty"] for h in pts]
-        lo = [h["agent"]["penalty_ci"][0] for h in pts]
-        hi = [h["agent"]["penalty_ci"][1] for h in pts]
-        ax.plot(x, y, marker="o", label=f"agent vs {opp}")
+        y = [h["paired"]["penalty_diff"] for h in pts]
+        lo = [h["paired"]["penalty_diff_ci"][0] for h in pts]
+        hi = [h["paired"]["penalty_diff_ci"][1] for h in pts]
+        ax.plot(x, y, marker="o", label=f"agent minus {opp}")
         ax.fill_between(x, lo, hi, alpha=0.2)
-        ax.plot(x, [h["opponent_mean_penalty"] for h in pts], linestyle="--",
-                label=f"{opp} (same games)")
-    ax.set_xlabel("timesteps")
-    ax.set_ylabel("penalty points per deal (lower is better)")
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("timesteps (0: after pretraining)")
+    ax.set_ylabel("points per deal vs the field (lower is better)")
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
@@ -164,15 +232,19 @@ def _plot(history: list[dict[str, Any]], path: pathlib.Path, title: str) -> None
     plt.close(fig)
 
 
-def _summary(result: dict[str, Any]) -> dict[str, Any]:
-    """The agent's row and the opponents' mean from an evaluate() result."""
-    rows = result["results"]
-    agent = rows[0]
-    others = rows[1:]
-    return {
-        "agent": agent,
-        "opponent_mean_penalty": sum(p["mean_penalty"] for p in others) / len(others),
-    }
+def _row(step: int, opp: str, res: dict[str, Any], tag: str) -> dict[str, Any]:
+    rows = res["results"]
+    return {"timesteps": step, "opponent": opp, "deals": res["deals"], "checkpoint": tag,
+            "agent": rows[0], "paired": res["paired"],
+            "opponent_mean_penalty": sum(p["mean_penalty"] for p in rows[1:]) / (len(rows) - 1)}
+
+
+def _print_row(row: dict[str, Any]) -> None:
+    a, pr = row["agent"], row["paired"]
+    lo, hi = pr["penalty_diff_ci"]
+    print(f"[eval {row['timesteps']:>8}] vs {row['opponent']:6s}: agent {a['mean_penalty']:.1f}"
+          f" points/deal, {pr['penalty_diff']:+.1f} [{lo:+.1f}, {hi:+.1f}] vs the field, win "
+          f"rate {a['win_rate']:.3f}", flush=True)
 
 
 def train(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -184,81 +256,167 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    from rummy_env.bots.policy import PolicyBot, export_policy, policy_arrays
+
+    cpu: dict[str, float] = {"collect": 0.0, "clone": 0.0, "ppo": 0.0, "eval": 0.0}
     out = pathlib.Path(cfg["out"])
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    fns = [_make_env_fn(cfg, i) for i in range(cfg["n_envs"])]
+    schedule = Schedule(cfg["opponents"])
+    fns = [_make_env_fn(cfg, i, schedule.sampler()) for i in range(cfg["n_envs"])]
     venv = SubprocVecEnv(fns) if cfg["vec_env"] == "subproc" else DummyVecEnv(fns)
+    act_fn = torch.nn.Tanh if cfg["policy"]["activation"] == "tanh" else torch.nn.ReLU
     model = MaskablePPO(
         "MlpPolicy", venv, seed=cfg["seed"], verbose=0, tensorboard_log=str(out / "tb"),
-        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"])}, device="cpu",
-        **cfg["ppo"],
+        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": act_fn},
+        device="cpu", **cfg["ppo"],
     )
     history: list[dict[str, Any]] = []
     ev = cfg["eval"]
+    best: dict[str, Any] = {"score": float("inf"), "tag": None}
+    best_by = ev.get("best_by") if ev.get("best_by") in ev["opponents"] else (
+        ev["opponents"][-1] if ev["opponents"] else None)
 
-    def run_eval(step: int, deals: int, tag: str) -> None:
-        path = out / f"{tag}.zip"
-        model.save(path)
-        if cfg["opponents"] == "selfplay":
-            from training.policy_bot import PolicyBot
-
-            # Sampling (not argmax) keeps the snapshot opponents varied.
-            venv.env_method("add_snapshot", PolicyBot(path, deterministic=False))
-        for opp in ev["opponents"]:
-            res = _evaluate(cfg, str(path), opp, deals, seed=10_000 + step)
-            row = {"timesteps": step, "opponent": opp, "deals": deals, **_summary(res)}
-            history.append(row)
-            a = row["agent"]
-            print(f"[eval {step:>8}] vs {opp:6s}: agent {a['mean_penalty']:.1f} "
-                  f"[{a['penalty_ci'][0]:.1f}, {a['penalty_ci'][1]:.1f}] penalty/deal, "
-                  f"win rate {a['win_rate']:.2f}; {opp} {row['opponent_mean_penalty']:.1f}",
-                  flush=True)
+    def save_all() -> None:
         (out / "evals.json").write_text(json.dumps(history, indent=1))
         _plot(history, out / "learning_curve.png", f"{cfg['variant']} MaskablePPO")
+
+    def run_eval(step: int, deals: int, tag: str) -> None:
+        c0 = time.process_time()
+        model.save(out / f"{tag}.zip")
+        path = export_policy(model, out / f"{tag}.npz", **policy_meta(cfg, step))
+        for opp in ev["opponents"]:
+            res = _evaluate(cfg, str(path), opp, deals, seed=_SELECTION_SEED + step)
+            row = _row(step, opp, res, tag)
+            history.append(row)
+            _print_row(row)
+            if opp == best_by and row["paired"]["penalty_diff"] < best["score"]:
+                best.update(score=row["paired"]["penalty_diff"], tag=tag)
+                shutil.copyfile(path, out / "best.npz")
+                shutil.copyfile(out / f"{tag}.zip", out / "best.zip")
+        _update_opponents(step, path, deals)
+        save_all()
+        cpu["eval"] += time.process_time() - c0
+
+    def _update_opponents(step: int, path: pathlib.Path, deals: int) -> None:
+        changed = False
+        if cfg["opponents"] == "selfplay":
+            # Sampling (not argmax) keeps the snapshot opponents varied.
+            venv.env_method("add_snapshot", PolicyBot(path, deterministic=False))
+            return
+        if schedule.kind == "league":
+            snap = PolicyBot(policy_arrays(model.policy, policy_meta(cfg, step)),
+                             deterministic=False)
+            snap.name = f"snapshot_{step}"
+            schedule.add_snapshot(snap)
+            pool = schedule.pool()
+            n = cfg["env"].get("num_players", 4)
+            small = max(n, deals // 4)
+            for i, entry in enumerate(pool):
+                bots = None if isinstance(entry, str) else (
+                    [PolicyBot(path)] + [entry] * (n - 1))
+                res = _evaluate(cfg, str(path), entry if isinstance(entry, str) else "league",
+                                small, seed=20_000 + step, bots=bots)
+                schedule.win_rates[i] = res["results"][0]["win_rate"]
+            changed = True
+        elif schedule.kind == "curriculum":
+            n = cfg["env"].get("num_players", 4)
+            rng = np.random.default_rng(step)
+            sampler = schedule.sampler()
+            bots = [PolicyBot(path)] + [sampler(s, rng) for s in range(1, n)]
+            res = _evaluate(cfg, str(path), "stage", deals, seed=30_000 + step, bots=bots)
+            wr = res["results"][0]["win_rate"]
+            if schedule.promote(wr):
+                print(f"[curriculum] win rate {wr:.3f} >= {schedule.promote_at}: stage "
+                      f"{schedule.stage} ({schedule.stage_spec()!r})", flush=True)
+                changed = True
+        if changed:
+            venv.env_method("set_opponents", schedule.sampler())
+            print(f"[opponents] {schedule.current()}", flush=True)
+
+    pre = cfg["pretrain"]
+    pretrain_report: dict[str, Any] = {}
+    if pre.get("teacher") and int(pre.get("decisions", 0)) > 0:
+        from training.pretrain import clone, collect
+
+        c0 = time.process_time()
+        envs = [fn() for fn in _make_env_fn_list(cfg, schedule)]
+        data = collect(envs, pre["teacher"], int(pre["decisions"]),
+                       gamma=float(cfg["ppo"].get("gamma", 0.99)), seed=cfg["seed"] + 77)
+        cpu["collect"] = time.process_time() - c0
+        print(f"[pretrain] {len(data['action'])} decisions of {pre['teacher']} collected in "
+              f"{cpu['collect']:.0f} CPU-s", flush=True)
+        c0 = time.process_time()
+        pretrain_report["epochs"] = clone(
+            model.policy, data, epochs=int(pre["epochs"]), batch_size=int(pre["batch_size"]),
+            lr=float(pre["lr"]), value=bool(pre["value"]), seed=cfg["seed"])
+        cpu["clone"] = time.process_time() - c0
+        pretrain_report["decisions"] = int(len(data["action"]))
+        del data, envs
+        run_eval(0, ev["deals"], "pretrained")
 
     class EvalCallback(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = ev["every"]
+            self.eval_cpu = 0.0
 
         def _on_step(self) -> bool:
             if ev["every"] and self.num_timesteps >= self.next_eval:
+                before = cpu["eval"]
                 run_eval(self.num_timesteps, ev["deals"], f"checkpoint_{self.num_timesteps}")
+                self.eval_cpu += cpu["eval"] - before
                 self.next_eval += ev["every"]
             return True
 
-    start, cpu_start = time.time(), time.process_time()
-    model.learn(total_timesteps=cfg["timesteps"], callback=EvalCallback(),
+    start, c0 = time.time(), time.process_time()
+    cb = EvalCallback()
+    model.learn(total_timesteps=cfg["timesteps"], callback=cb,
                 progress_bar=bool(cfg["progress_bar"]))
     train_seconds = time.time() - start
-    # CPU time of this process (training and the periodic evaluations): on a shared machine
-    # it, not the wall clock, is the "one core for N minutes" budget.
-    cpu_seconds = time.process_time() - cpu_start
+    # CPU time of this process: on a shared machine it, not the wall clock, is the "one core
+    # for N minutes" budget. PPO's share excludes the periodic evaluations.
+    cpu["ppo"] = time.process_time() - c0 - cb.eval_cpu
     model.save(out / "final.zip")
+    export_policy(model, out / "final.npz", **policy_meta(cfg, cfg["timesteps"]))
+    if ev["opponents"] and cfg["timesteps"] > 0 and not any(
+            h["timesteps"] == cfg["timesteps"] for h in history):
+        run_eval(cfg["timesteps"], ev["deals"], "final")
+    if best["tag"] is None:  # nothing evaluated against best_by: the last policy is the best
+        shutil.copyfile(out / "final.npz", out / "best.npz")
+        shutil.copyfile(out / "final.zip", out / "best.zip")
+        best["tag"] = "final"
     print(f"trained {cfg['timesteps']} steps in {train_seconds:.0f} s wall, "
-          f"{cpu_seconds:.0f} s CPU; final evaluation:")
+          f"{cpu['ppo']:.0f} s CPU for PPO; best checkpoint: {best['tag']}; final evaluation "
+          f"of best.npz on fresh deals:")
+    from training.evaluate import format_table
+
     finals = {}
+    c0 = time.process_time()
     for opp in ev["opponents"]:
         n = cfg["env"].get("num_players", 4)
-        res = _evaluate(cfg, str(out / "final.zip"), opp, ev["final_deals"], seed=99_999)
+        res = _evaluate(cfg, str(out / "best.npz"), opp, ev["final_deals"], seed=_FINAL_SEED)
         finals[opp] = res
-        history.append({"timesteps": cfg["timesteps"], "opponent": opp,
-                        "deals": ev["final_deals"], **_summary(res)})
-        from training.evaluate import format_table
-
-        print(f"\n{cfg['variant']}: final.zip (seat rotating) vs {n - 1} x {opp}, "
-              f"{ev['final_deals']} deals")
+        print(f"\n{cfg['variant']}: best.npz ({best['tag']}) vs {n - 1} x {opp}, "
+              f"{res['deals']} deals" + (" (duplicate)" if res["duplicate"] else ""))
         print(format_table(res))
-    (out / "evals.json").write_text(json.dumps(history, indent=1))
-    _plot(history, out / "learning_curve.png", f"{cfg['variant']} MaskablePPO")
-    summary = {"train_seconds": train_seconds, "train_cpu_seconds": cpu_seconds,
-               "timesteps": cfg["timesteps"], "final": finals}
+    cpu["final_eval"] = time.process_time() - c0
+    save_all()
+    summary = {"train_seconds": train_seconds, "cpu_seconds": cpu,
+               "train_cpu_seconds": cpu["collect"] + cpu["clone"] + cpu["ppo"] + cpu["eval"],
+               "timesteps": cfg["timesteps"], "best": best["tag"], "pretrain": pretrain_report,
+               "final": finals}
     if cfg["opponents"] == "selfplay":
         summary["snapshots"] = [len(pool) for pool in venv.get_attr("snapshot_pool")]
     (out / "final_eval.json").write_text(json.dumps(summary, indent=1))
     venv.close()
     return summary
+
+
+def _make_env_fn_list(cfg: dict[str, Any], schedule: Schedule) -> list[Any]:
+    """Env builders for collecting a teacher's decisions (seeds apart from the PPO envs')."""
+    sub = dict(cfg, seed=cfg["seed"] + 500)
+    return [_make_env_fn(sub, i, schedule.sampler()) for i in range(cfg["n_envs"])]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -60,12 +60,23 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``"random"`` or ``"greedy"``), seeded; ValueError naming the allowed
-    names otherwise."""
+    """A bot by name (``"random"`` or ``"greedy"``) or by the path of a trained policy
+    (``"checkpoints/gin_rummy.npz"``, or an sb3-contrib ``.zip``: a
+    :class:`~rummy_env.bots.policy.PolicyBot`), seeded; ValueError naming the allowed names
+    otherwise."""
     cls = BOTS.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(BOTS)}")
-    return cls(seed)
+    if cls is not None:
+        return cls(seed)
+    if isinstance(name, str) and name.endswith((".npz", ".zip")):
+        import os
+
+        if os.path.isfile(name):
+            from rummy_env.bots.policy import PolicyBot
+
+            return PolicyBot(name, seed=seed)
+        raise ValueError(f"bot {name!r} looks like a policy file, but there is no such file")
+    raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(BOTS)}, or the path of a "
+                     "policy file (.npz, .zip)")
 
 
 __all__ = ["BOTS", "GREEDY_BY_FAMILY", "Bot", "ContractGreedyBot", "GreedyBot", "RandomBot",

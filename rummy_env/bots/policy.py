@@ -1,0 +1,178 @@
+"""A trained policy as a bot: plays from its seat's view only, with numpy alone.
+
+A policy file (``.npz``, written by :func:`export_policy` or ``training.train``) holds the actor
+of a masked MLP policy (sb3-contrib's ``MaskableActorCriticPolicy`` layout: hidden layers with
+tanh or relu, then one linear layer to the ``Discrete(N)`` logits) and a small JSON header::
+
+    {"format": "rummy_env.policy/1", "variant": "gin_rummy", "num_players": 2,
+     "obs_size": 812, "features": true, "activation": "tanh", "n_actions": 569, ...}
+
+:class:`PolicyBot` plays the argmax (or a sample) of the masked logits. It needs no torch: the
+forward pass is a few numpy matrix products (about 30-100 us per decision), which is what makes
+evaluating thousands of deals cheap. When the header says ``features: true`` the bot appends
+:func:`rummy_env.wrappers.features.solver_features` of its view, exactly as the training
+wrapper did; the features are computed from the view alone, so the bot still sees only what its
+seat may see.
+
+``make_bot("checkpoints/gin_rummy.npz")`` builds one; an sb3-contrib ``.zip`` checkpoint is also
+accepted (it is converted in memory; that needs ``sb3_contrib`` installed).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+
+from rummy_env.bots.base import SeatView
+
+FORMAT = "rummy_env.policy/1"
+_ACTIVATIONS = ("tanh", "relu")
+
+
+class PolicyBot:
+    """Argmax (``deterministic=True``) or sampled action of a saved masked MLP policy.
+
+    :param source: a ``.npz`` policy file, an sb3-contrib ``.zip`` checkpoint, or a dict with the
+        arrays and header (what :func:`policy_arrays` returns).
+    :param seed: seeds the sampling generator (unused when deterministic).
+    """
+
+    def __init__(self, source: str | pathlib.Path | dict[str, Any], deterministic: bool = True,
+                 seed: int | None = None) -> None:
+        if isinstance(source, dict):
+            data = source
+            self.path = "<memory>"
+        else:
+            self.path = str(source)
+            data = load_policy(source)
+        self.meta: dict[str, Any] = dict(data["meta"])
+        self.weights: list[tuple[np.ndarray, np.ndarray]] = [
+            (np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
+            for w, b in data["layers"]]
+        act = self.meta.get("activation", "tanh")
+        if act not in _ACTIVATIONS:
+            raise ValueError(f"policy {self.path}: activation {act!r} is not one of "
+                             f"{_ACTIVATIONS}")
+        self.activation = act
+        self.features = bool(self.meta.get("features", False))
+        self.name = pathlib.Path(self.path).stem if self.path != "<memory>" else "policy"
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def input_of(self, view: SeatView) -> np.ndarray:
+        """The network input of a view: its observation, plus the solver features if trained
+        with them."""
+        if not self.features:
+            return np.asarray(view.observation, dtype=np.float32)
+        from rummy_env.wrappers.features import solver_features  # lazily: gymnasium
+
+        return np.concatenate([np.asarray(view.observation, dtype=np.float32),
+                               solver_features(view)])
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Unmasked logits of one input vector (or a batch of rows)."""
+        h = x
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(self.weights):
+            h = h @ w + b
+            if i < last:
+                h = np.tanh(h) if self.activation == "tanh" else np.maximum(h, 0.0)
+        return h
+
+    def act(self, view: SeatView) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+        if len(legal) == 1:
+            return int(legal[0])
+        x = self.input_of(view)
+        expected = self.meta.get("obs_size")
+        if expected is not None and x.shape[0] != expected:
+            raise ValueError(f"policy {self.path} expects inputs of size {expected}, the view "
+                             f"gives {x.shape[0]} (another variant or player count? the policy "
+                             f"was trained on {self.meta.get('variant')} at "
+                             f"{self.meta.get('num_players')} players)")
+        z = self.logits(x)[list(legal)]
+        if self.deterministic:
+            return int(legal[int(np.argmax(z))])
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return int(legal[int(self.rng.choice(len(legal), p=p))])
+
+
+def policy_arrays(policy: Any, meta: dict[str, Any]) -> dict[str, Any]:
+    """The actor of an sb3 ``(Maskable)ActorCriticPolicy`` as numpy arrays plus header."""
+    import torch.nn as nn  # lazily: only exporting needs torch
+
+    layers = []
+    acts = set()
+    for m in policy.mlp_extractor.policy_net:
+        if isinstance(m, nn.Linear):
+            layers.append((m.weight.detach().cpu().numpy().T.copy(),
+                           m.bias.detach().cpu().numpy().copy()))
+        elif isinstance(m, nn.Tanh):
+            acts.add("tanh")
+        elif isinstance(m, nn.ReLU):
+            acts.add("relu")
+        else:
+            raise ValueError(f"cannot export policy layer {m!r}")
+    head = policy.action_net
+    layers.append((head.weight.detach().cpu().numpy().T.copy(),
+                   head.bias.detach().cpu().numpy().copy()))
+    if len(acts) > 1:
+        raise ValueError(f"mixed activations {acts} cannot be exported")
+    full = {"format": FORMAT, "activation": acts.pop() if acts else "tanh",
+            "obs_size": int(layers[0][0].shape[0]), "n_actions": int(layers[-1][0].shape[1]),
+            **meta}
+    return {"meta": full, "layers": layers}
+
+
+def save_policy(data: dict[str, Any], path: str | pathlib.Path) -> pathlib.Path:
+    """Write :func:`policy_arrays` output as a compressed ``.npz`` policy file."""
+    path = pathlib.Path(path)
+    # numpy scalars in the header (a space's n, a config value) are written as numbers
+    text = json.dumps(data["meta"], sort_keys=True,
+                      default=lambda o: o.item() if isinstance(o, np.generic) else str(o))
+    arrays: dict[str, Any] = {"meta": np.array(text)}
+    for i, (w, b) in enumerate(data["layers"]):
+        arrays[f"w{i}"] = np.asarray(w, dtype=np.float32)
+        arrays[f"b{i}"] = np.asarray(b, dtype=np.float32)
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **arrays)
+    return path
+
+
+def export_policy(model: Any, path: str | pathlib.Path, **meta: Any) -> pathlib.Path:
+    """Save the actor of an sb3-contrib MaskablePPO ``model`` as a ``.npz`` policy file."""
+    return save_policy(policy_arrays(model.policy, meta), path)
+
+
+def load_policy(path: str | pathlib.Path) -> dict[str, Any]:
+    """Arrays and header of a ``.npz`` policy file or an sb3-contrib ``.zip`` checkpoint."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ValueError(f"policy file {str(path)!r} does not exist")
+    if path.suffix == ".zip":
+        from sb3_contrib import MaskablePPO  # lazily: only .zip checkpoints need it
+
+        model = MaskablePPO.load(str(path), device="cpu")
+        return policy_arrays(model.policy, dict(getattr(model, "rummy_meta", None) or {}))
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{str(path)!r} is not a {FORMAT} policy file "
+                             f"(format {meta.get('format')!r})")
+        n = sum(1 for k in z.files if k.startswith("w"))
+        layers = [(z[f"w{i}"], z[f"b{i}"]) for i in range(n)]
+    return {"meta": meta, "layers": layers}
+
+
+__all__ = ["FORMAT", "PolicyBot", "export_policy", "load_policy", "policy_arrays",
+           "save_policy"]

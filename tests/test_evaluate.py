@@ -1,0 +1,91 @@
+"""Duplicate evaluation, the paired interval and the numpy policy bot (training/evaluate.py,
+rummy_env/bots/policy.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rummy_env
+from rummy_env.bots import make_bot, seat_view
+from rummy_env.bots.policy import PolicyBot, load_policy, save_policy
+from training.evaluate import evaluate, main, paired
+
+
+def test_duplicate_deals_every_hand_to_every_player():
+    """Two identical deterministic bots in duplicate mode: every deal is played twice with the
+    seats swapped, so each pair of deals mirrors exactly and the paired difference is 0."""
+    res = evaluate("gin_rummy", ["greedy", "greedy"], 40, seed=3, duplicate=True)
+    pr = res["paired"]
+    assert res["deals"] == 40 and pr["groups"] == 20
+    assert pr["penalty_diff"] == 0.0 and pr["penalty_diff_ci"] == [0.0, 0.0]
+    assert not pr["beats"]
+    # without duplicate mode the same bots differ deal by deal (the luck of the deal)
+    plain = evaluate("gin_rummy", ["greedy", "greedy"], 40, seed=3)
+    assert plain["paired"]["groups"] == 40 and plain["paired"]["penalty_diff_ci"][1] > 0
+
+
+def test_duplicate_rounds_deals_up_to_whole_rotations():
+    res = evaluate("may_i", ["greedy", "random", "random"], 7, seed=1, duplicate=True)
+    assert res["deals"] == 9 and res["paired"]["groups"] == 3
+
+
+def test_paired_difference_and_interval():
+    # two groups of two deals: player 0 pays 1 and 3 less than the other
+    penalty = np.array([[0.0, 2.0], [1.0, 1.0], [0.0, 4.0], [2.0, 4.0]])
+    win = np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 0.0], [1.0, 0.0]])
+    pr = paired(penalty, win, np.array([0, 0, 1, 1]))
+    assert pr["penalty_diff"] == pytest.approx(-2.0)
+    half = 1.96 * np.std([-1.0, -3.0], ddof=1) / np.sqrt(2)
+    assert pr["penalty_diff_ci"] == pytest.approx([-2.0 - half, -2.0 + half])
+    assert pr["win_diff"] == pytest.approx(0.75)  # (0.5 + 1.0) / 2
+    assert pr["beats"] == (-2.0 + half < 0)
+
+
+def _tiny_policy(env, rng, features=False, hidden=8):
+    n_in = env.observation_space(env.possible_agents[0])["observation"].shape[0]
+    n_out = env.action_space(env.possible_agents[0]).n
+    layers = [(rng.normal(size=(n_in, hidden)), rng.normal(size=hidden)),
+              (rng.normal(size=(hidden, n_out)), rng.normal(size=n_out))]
+    meta = {"format": "rummy_env.policy/1", "variant": "gin_rummy", "num_players": 2,
+            "obs_size": n_in, "n_actions": n_out, "features": features, "activation": "tanh"}
+    return {"meta": meta, "layers": layers}
+
+
+def test_policy_file_round_trip_and_argmax_of_the_masked_logits(tmp_path):
+    env = rummy_env.make("gin_rummy")
+    env.reset(seed=0)
+    data = _tiny_policy(env, np.random.default_rng(0))
+    path = save_policy(data, tmp_path / "p.npz")
+    bot = make_bot(str(path))
+    assert isinstance(bot, PolicyBot)
+    back = load_policy(path)
+    assert back["meta"] == data["meta"]
+    for (w, b), (w2, b2) in zip(data["layers"], back["layers"]):
+        np.testing.assert_allclose(w.astype(np.float32), w2)
+        np.testing.assert_allclose(b.astype(np.float32), b2)
+    view = seat_view(env, env.agent_selection)
+    x = np.asarray(view.observation, dtype=np.float64)
+    (w0, b0), (w1, b1) = data["layers"]
+    z = np.tanh(x @ w0 + b0) @ w1 + b1
+    legal = list(view.legal_actions)
+    assert bot.act(view) == legal[int(np.argmax(z[legal]))]
+
+
+def test_policy_bot_refuses_another_variant_and_missing_files(tmp_path):
+    env = rummy_env.make("gin_rummy")
+    path = save_policy(_tiny_policy(env, np.random.default_rng(1)), tmp_path / "p.npz")
+    other = rummy_env.make("indian_rummy", num_players=2)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match="trained on gin_rummy"):
+        PolicyBot(path).act(seat_view(other, other.agent_selection))
+    with pytest.raises(ValueError, match="no such file"):
+        make_bot(str(tmp_path / "missing.npz"))
+
+
+def test_agent_vs_shorthand(tmp_path, capsys):
+    env = rummy_env.make("gin_rummy")
+    path = save_policy(_tiny_policy(env, np.random.default_rng(2)), tmp_path / "p.npz")
+    assert main(["--agent", str(path), "--vs", "greedy", "--deals", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "gin_rummy: 2 players, 4 deals" in out and "(duplicate, 2 groups)" in out
