@@ -19,7 +19,7 @@ def test_config_file_then_flags_then_set(tmp_path):
                           "--set", "env.num_players=3", "--out", str(tmp_path)])
     assert cfg["variant"] == "may_i" and cfg["timesteps"] == 123 and cfg["opponents"] == "greedy"
     assert cfg["ppo"]["learning_rate"] == 0.001 and cfg["env"]["num_players"] == 3
-    assert cfg["ppo"]["n_steps"] == 512  # from the file, untouched
+    assert cfg["ppo"]["n_steps"] == 256  # from the file, untouched
     with pytest.raises(SystemExit, match="unknown config keys"):
         resolve_config(["--set", "bogus=1"])
     with pytest.raises(SystemExit, match="not supported"):
