@@ -6,7 +6,8 @@
 
 ``VARIANTS`` lists the names; ``make(name, **options)`` builds one; each is also importable as a
 versioned module (``from rummy_env import contract_rummy_v0``) and registered with PettingZoo
-(``pettingzoo.make("aec", "rummy_env/contract_rummy-v0")``).
+(``pettingzoo.make("aec", "rummy_env/contract_rummy-v0")``) where PettingZoo has a registry
+(1.27 on; on 1.25 and 1.26 use ``rummy_env.make``).
 """
 
 from __future__ import annotations
@@ -55,9 +56,15 @@ def __getattr__(attr: str) -> ModuleType:
 
 
 def _register() -> None:
+    # PettingZoo's registry (``pettingzoo.register`` / ``pettingzoo.make``) first shipped in 1.27;
+    # on 1.25 and 1.26, which pyproject allows (AgileRL pins ``pettingzoo<1.27``), the package
+    # imports and every env works through ``rummy_env.make`` and the versioned modules, only
+    # ``pettingzoo.make("aec", "rummy_env/...")`` is missing.
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is a dependency
+        return
+    if not (hasattr(pettingzoo, "register") and hasattr(pettingzoo, "aec_registry")):
         return
     for name, mod in _MODULES.items():
         env_id = f"{NAMESPACE}/{name}-v{mod.rsplit('_v', 1)[1]}"
