@@ -42,7 +42,7 @@ NAMESPACE = "rummy_env"
 
 def make(name: str, **options: Any) -> Any:
     """The AEC environment of variant ``name`` with ``options`` (env options and rule fields)."""
-    if name not in _MODULES:
+    if not isinstance(name, str) or name not in _MODULES:
         raise RuleConfigError(f"unknown variant {name!r}; allowed: {', '.join(VARIANTS)}")
     mod = importlib.import_module(f"rummy_env.envs.{_MODULES[name]}")
     return mod.env(**options)

@@ -35,6 +35,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from rummy_env.envs.options import check_overrides
 from rummy_env.errors import IllegalActionError, RuleConfigError
 
 EPISODES = ("deal", "game")
@@ -87,7 +88,11 @@ class RummyAECEnv(AECEnv):
         """
         super().__init__()
         preset = self.preset
-        self.rules = preset.with_overrides(**rule_options) if rule_options else preset
+        if rule_options:
+            check_overrides(preset, rule_options)  # types and paired fields, named
+            self.rules = preset.with_overrides(**rule_options)
+        else:
+            self.rules = preset
         if num_players is None:
             num_players = self.default_players()
         if (not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool)
@@ -113,7 +118,7 @@ class RummyAECEnv(AECEnv):
         deals_per_episode = num_deals if episode == "game" else 1
         if max_turns is None:
             max_turns = 300 * deals_per_episode
-        if not isinstance(max_turns, int) or max_turns < 1:
+        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
             raise RuleConfigError(f"max_turns={max_turns!r} is invalid; allowed: an int >= 1")
         for name, v in (("reward_scale", reward_scale), ("illegal_reward", illegal_reward)):
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not np.isfinite(v):

@@ -10,6 +10,7 @@ from rummy_env.contract.codec import ContractEncoder, build_action_layout
 from rummy_env.contract.scenario import state_from_dict
 from rummy_env.contract.state import ContractGame, ContractState
 from rummy_env.envs.base import RummyAECEnv
+from rummy_env.envs.options import check_playable
 
 
 def variant_metadata(name: str) -> dict[str, Any]:
@@ -25,6 +26,7 @@ class ContractEnv(RummyAECEnv):
     family = "contract"
 
     def _make_game(self) -> ContractGame:
+        check_playable(self.rules, self.num_players)  # at make, not at the first reset()
         return ContractGame(self.rules, self.num_players)
 
     def _make_layout(self) -> Any:
