@@ -50,7 +50,9 @@ def _random_views(variant: str, games: int, seed: int, max_steps: int = 400):
                 continue
             view = seat_view(env, agent)
             yield env, view
-            env.step(bot.act(view))
+            # no packs (IR-7): uniform play would pack most Indian deals away at once
+            keep = [a for a in view.legal_actions if env.action_to_string(a) != "pack"]
+            env.step(int(keep[bot.rng.integers(len(keep))]) if keep else bot.act(view))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -159,6 +161,62 @@ def test_gin_values_of_taking_the_top_discard() -> None:
     assert p["discard_deadwood"][parse_card("AC")] == pytest.approx(0.39)
     assert not p["best_discard"].any()  # a draw, not a discard
     assert potential(env.view()) == pytest.approx(-0.34)
+
+
+def _indian_pieces(hand: str, top: str) -> tuple[SolverFeatures, dict[str, np.ndarray]]:
+    env = SolverFeatures(SingleSeatEnv("indian_rummy", num_players=3, seat=0, seed=0))
+    env.reset(options={"scenario": {"dealer": 2, "to_move": 0, "indicator": "5C",
+                                    "hands": [hand.split(), None, None], "discard": [top]}})
+    return env, _pieces(env)
+
+
+def test_indian_values_of_the_ir9_example() -> None:
+    """IR-9's worked example (5s wild): a first life but no second pays 43; with the wild 5H
+    taken (IR-5) the hand has a second life (7S 8S 5H) and pays 16 (8D 4S 2D 2D); with a
+    wild card in place of 8D it pays 8."""
+    env, p = _indian_pieces("10H JH QH KH 7S 8S 8D 4C 4D 4S 4S 2D 2D", "5H")
+    assert p["points"][0] == pytest.approx(0.43) and p["best_after"][0] == pytest.approx(0.43)
+    assert p["lives"].tolist() == [1.0, 0.0]
+    assert p["take_points"][0] == pytest.approx(0.16) and p["take_melds"][0] == 1
+    assert p["greedy_take"][0] == 1  # the greedy bot always takes a wild card
+    assert p["can_declare"][0] == 0 and not p["discard_points"].any()  # 13 cards: a draw
+    assert potential(env.view(), 0.01) == pytest.approx(-0.43)
+    _, p = _indian_pieces("10H JH QH KH 7S 8S 5H 4C 4D 4S 4S 2D 2D", "KS")
+    assert p["points"][0] == pytest.approx(0.08) and p["lives"].tolist() == [1.0, 1.0]
+    assert p["in_melds"][parse_card("4S")] == pytest.approx(1 / 3)  # one 4S melded, one dead
+
+
+def test_contract_values_before_the_contract() -> None:
+    """Deal 1 of Contract Rummy, two sets of three (CR-2): pairs of 7s and 9s; the contract
+    lacks at least 2 cards; 7H on the pile completes a set (claim-worthy, CR-7); CR-12 points."""
+    env = SolverFeatures(SingleSeatEnv("contract_rummy", num_players=3, seat=0, seed=0))
+    hands = ["7C 7D 9H 9S KC 3D 5S 2H JD QS", "2C 3C 4C 5C 6C 8C 10C JC QC AC",
+             "2S 3S 4S 6S 7S 8S 10S AS AD 8D"]
+    env.reset(options={"scenario": {"deal": 1, "dealer": 2, "to_move": 0,
+                                    "hands": [h.split() for h in hands], "discard": ["7H"]}})
+    p = _pieces(env)
+    c = parse_card
+    assert p["missing"][0] == pytest.approx(0.2) and p["melds_needed"][0] == pytest.approx(0.5)
+    assert p["penalty"][0] == pytest.approx(0.72) and p["melded"][0] == 0
+    assert p["top_useful"][0] == 1 and p["top_claim"][0] == 1 and p["top_gain"][0] == 0.5
+    assert p["strength"][c("7C")] == 0.5 and p["strength"][c("7H")] == 1.0  # pair; third
+    assert p["strength"][c("KC")] == 0 and p["strength"][c("JK")] == 1.0
+    assert p["discard_cost"][c("7C")] == 0.5 and p["discard_cost"][c("KC")] == 0
+    assert p["held_points"][c("KC")] == pytest.approx(0.2) and not p["fits_table"].any()
+    assert not p["best_discard"].any()  # a draw
+    assert potential(env.view(), 0.01) == pytest.approx(-0.72)
+
+
+def test_manipulation_values_follow_the_legal_plays() -> None:
+    """Playable cards are exactly the legal ``play`` actions (MR-4); MR-6 hand values."""
+    for _, view in _random_views("manipulation_rummy", 1, 3, max_steps=60):
+        p = feature_layout(view).views(solver_features(view))
+        decode = view.action_layout.decode
+        plays = sorted(a[1] for a in map(decode, view.legal_actions) if a[0] == "play")
+        assert np.flatnonzero(p["playable"]).tolist() == plays
+        hand = view.piece("hand")
+        want = sum(hand[t] * min(t % 13 + 1, 10) for t in range(52)) + 25 * hand[52]
+        assert p["hand_value"][0] == pytest.approx(want / 100)
 
 
 # --------------------------------------------------------------------------- the wrapper

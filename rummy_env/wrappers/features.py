@@ -67,7 +67,7 @@ Features of `indian_rummy` at 4 players (family `indian`): `Box(167,) float32`.
 
 | offset | piece | shape | high | meaning |
 |---|---|---|---|---|
-| 0 | `discard_points` | (53,) | 1.4 | IR-9 payment of the hand after discarding the card / 100; 0 if not in hand |
+| 0 | `discard_points` | (53,) | 1.3 | with 14 cards (after the draw): IR-9 payment of the 13 left after discarding the card / 100; 0 if not in hand or with 13 cards |
 | 53 | `in_melds` | (53,) | 1 | copies of the card in the hand's least-paying arrangement's melds (not counted) / 3 |
 | 106 | `best_discard` | (53,) | 1 | one-hot: the greedy bot's discard (or declaration) card; zero unless one is legal |
 | 159 | `points` | (1,) | 1.4 | IR-9 payment of the hand / 100 |
@@ -83,22 +83,23 @@ Features of `indian_rummy` at 4 players (family `indian`): `Box(167,) float32`.
 The contract family (every contract variant has the same layout):
 
 <!-- features:contract_rummy:4:begin -->
-Features of `contract_rummy` at 4 players (family `contract`): `Box(271,) float32`.
+Features of `contract_rummy` at 4 players (family `contract`): `Box(272,) float32`.
 
 | offset | piece | shape | high | meaning |
 |---|---|---|---|---|
 | 0 | `strength` | (53,) | 1 | the greedy bot's use of the card / 2: toward the contract (a pair or near-run, 2 strong, a joker 2) before it is met, 1 if it can be laid off after; for a held card, judged against the rest of the hand |
 | 53 | `fits_table` | (53,) | 1 | 1 if the card would fit a table meld (CR-10, the bot's estimate) |
 | 106 | `held_points` | (53,) | 3 | CR-12 penalty of the copies held / 50 |
-| 159 | `missing_gain` | (53,) | 1 | cards the contract lacks, less those it lacks with one more copy (a lower bound, joker_lower_bound), / 2; 0 once melded |
+| 159 | `discard_cost` | (53,) | 1 | for a held card: natural cards the contract lacks without it, less with it (lower bounds, joker_lower_bound), / 2, capped at 1; 0 once melded |
 | 212 | `best_discard` | (53,) | 1 | one-hot: the greedy bot's discard; zero unless a discard is legal |
 | 265 | `missing` | (1,) | 2 | natural cards the contract still lacks (lower bound), less jokers held, / 10; 0 once melded |
 | 266 | `melds_needed` | (1,) | 1 | melds of the contract / 4; 0 once melded |
 | 267 | `penalty` | (1,) | 3 | CR-12 penalty of the hand / 100 |
 | 268 | `top_useful` | (1,) | 1 | 1 if the top discard is useful to this seat (the greedy bot's test) |
 | 269 | `top_claim` | (1,) | 1 | 1 if the top discard is claim-worthy (CR-7, the greedy bot's test) |
-| 270 | `melded` | (1,) | 1 | 1 if the seat has met the contract |
-| | | **total: (271,) float32** | | |
+| 270 | `top_gain` | (1,) | 1 | natural cards the contract lacks, less those it lacks with the top discard (lower bounds) / 2, capped at 1; 0 once melded |
+| 271 | `melded` | (1,) | 1 | 1 if the seat has met the contract |
+| | | **total: (272,) float32** | | |
 <!-- features:contract_rummy:4:end -->
 
 Manipulation Rummy:
@@ -150,8 +151,8 @@ _GIN = [
     ("stock", (1,), "cards in the stock / 31", 1.0),
 ]
 _INDIAN = [
-    ("discard_points", (53,), "IR-9 payment of the hand after discarding the card / 100; 0 if "
-                              "not in hand", 1.4),
+    ("discard_points", (53,), "with 14 cards (after the draw): IR-9 payment of the 13 left after "
+                              "discarding the card / 100; 0 if not in hand or with 13 cards", 1.3),
     ("in_melds", (53,), "copies of the card in the hand's least-paying arrangement's melds "
                         "(not counted) / 3", 1.0),
     ("best_discard", (53,), "one-hot: the greedy bot's discard (or declaration) card; zero "
@@ -173,8 +174,9 @@ _CONTRACT = [
                         "off after; for a held card, judged against the rest of the hand", 1.0),
     ("fits_table", (53,), "1 if the card would fit a table meld (CR-10, the bot's estimate)", 1.0),
     ("held_points", (53,), "CR-12 penalty of the copies held / 50", 3.0),
-    ("missing_gain", (53,), "cards the contract lacks, less those it lacks with one more copy "
-                            "(a lower bound, joker_lower_bound), / 2; 0 once melded", 1.0),
+    ("discard_cost", (53,), "for a held card: natural cards the contract lacks without it, less "
+                            "with it (lower bounds, joker_lower_bound), / 2, capped at 1; 0 once "
+                            "melded", 1.0),
     ("best_discard", (53,), "one-hot: the greedy bot's discard; zero unless a discard is legal",
      1.0),
     ("missing", (1,), "natural cards the contract still lacks (lower bound), less jokers held, "
@@ -184,6 +186,8 @@ _CONTRACT = [
     ("top_useful", (1,), "1 if the top discard is useful to this seat (the greedy bot's test)",
      1.0),
     ("top_claim", (1,), "1 if the top discard is claim-worthy (CR-7, the greedy bot's test)", 1.0),
+    ("top_gain", (1,), "natural cards the contract lacks, less those it lacks with the top "
+                       "discard (lower bounds) / 2, capped at 1; 0 once melded", 1.0),
     ("melded", (1,), "1 if the seat has met the contract", 1.0),
 ]
 _MANIPULATION = [
@@ -196,6 +200,9 @@ _MANIPULATION = [
 ]
 _SPECS = {"gin": _GIN, "indian": _INDIAN, "contract": _CONTRACT, "manipulation": _MANIPULATION}
 _LAYOUTS = {f: ObsLayout([(n, s, m) for n, s, m, _ in spec]) for f, spec in _SPECS.items()}
+#: Per family: (name, start, stop, shape) of each piece (ObsLayout.views recomputes sizes).
+_SLICES = {f: [(p.name, p.start, p.stop, p.shape) for p in lay.pieces.values()]
+           for f, lay in _LAYOUTS.items()}
 _HIGHS: dict[str, np.ndarray] = {}
 for _f, _spec in _SPECS.items():
     _HIGHS[_f] = np.concatenate([np.full(int(np.prod(s)), h, np.float32)
@@ -306,8 +313,193 @@ def _gin_potential(view: SeatView) -> float:
     return -float(deadwood(hand))
 
 
-_FAMILIES: dict[str, Any] = {"gin": _gin}
-_POTENTIALS: dict[str, Any] = {"gin": _gin_potential}
+# --------------------------------------------------------------------------- indian
+def _indian_hand(view: SeatView) -> tuple[list[int], list[int], int, int]:
+    """The hand (counts and card list), the wild rank and the packs, as the greedy bot reads
+    them from the view."""
+    from rummy_env.bots.indian import _packs, _wild_rank
+
+    counts = [int(x) for x in np.rint(view.piece("hand"))]
+    cards = [t for t in range(len(counts)) for _ in range(counts[t])]
+    return counts, cards, _wild_rank(view.piece("wild")), _packs(view, counts)
+
+
+def _indian(view: SeatView, out: dict[str, np.ndarray]) -> None:
+    from rummy_env.bots.indian import IndianGreedyBot
+    from rummy_env.indian.solver import best_arrangement, discard_bits
+
+    counts, cards, wr, packs = _indian_hand(view)
+    arr = best_arrangement(cards, wr, packs)
+    out["points"][0] = arr.points / 100.0
+    out["lives"][:] = (float(arr.first_life), float(arr.second_life))
+    dead = [0] * len(counts)
+    for t in arr.deadwood:
+        dead[t] += 1
+    for t in set(cards):
+        out["in_melds"][t] = (counts[t] - dead[t]) / 3.0
+    if len(cards) > 13:  # a discard to choose (the solver costs ~80 us a hand: only then)
+        after = {}
+        for t in set(cards):
+            rest = list(cards)
+            rest.remove(t)
+            after[t] = best_arrangement(rest, wr, packs).points
+            out["discard_points"][t] = after[t] / 100.0
+        out["best_after"][0] = min(after.values()) / 100.0
+    else:
+        out["best_after"][0] = arr.points / 100.0
+    top = np.flatnonzero(view.piece("discard_top"))
+    declare = False
+    if len(top) and len(cards) == 13:
+        up = int(top[0])
+        with_up = [*cards, up]
+        arr2 = best_arrangement(with_up, wr, packs)
+        out["take_points"][0] = arr2.points / 100.0
+        out["take_melds"][0] = float(up not in arr2.deadwood)
+        # the card taken may not go back on the same turn (IR-5)
+        declare = bool(discard_bits(with_up, wr, packs) & ~(1 << up))
+    if view.legal_actions:
+        decode = view.action_layout.decode
+        typed = [decode(i) for i in view.legal_actions]
+        kinds = {a[0] for a in typed}
+        declare = declare or "declare" in kinds
+        if kinds & {"discard", "declare", "take_discard"}:
+            a = decode(IndianGreedyBot().act(view))
+            if a[0] in ("discard", "declare"):
+                out["best_discard"][a[1]] = 1.0
+            elif a[0] == "take_discard":
+                out["greedy_take"][0] = 1.0
+    out["can_declare"][0] = float(declare)
+
+
+def _indian_potential(view: SeatView) -> float:
+    from rummy_env.indian.solver import best_arrangement
+
+    _, cards, wr, packs = _indian_hand(view)
+    if len(cards) > 13:
+        best = None
+        for t in set(cards):
+            rest = list(cards)
+            rest.remove(t)
+            p = best_arrangement(rest, wr, packs).points
+            best = p if best is None or p < best else best
+        return -float(best)
+    return -float(best_arrangement(cards, wr, packs).points)
+
+
+# --------------------------------------------------------------------------- contract
+_CONTRACT_BOT: Any = None
+
+
+def _contract_bot() -> Any:
+    global _CONTRACT_BOT
+    if _CONTRACT_BOT is None:
+        from rummy_env.bots.greedy import ContractGreedyBot
+
+        _CONTRACT_BOT = ContractGreedyBot()
+    return _CONTRACT_BOT
+
+
+def _contract(view: SeatView, out: dict[str, np.ndarray]) -> None:
+    from rummy_env.bots.greedy import CARD_POINTS, _Table
+    from rummy_env.cards import JOKER
+    from rummy_env.contract.melds import joker_lower_bound
+
+    bot = _contract_bot()
+    hand = [int(x) for x in np.rint(view.piece("hand"))]
+    contract = view.piece("contract")
+    n_sets, n_runs = int(round(contract[0])), int(round(contract[1]))
+    sets, runs = n_sets > 0, n_runs > 0
+    melded = bool(view.piece("melded")[0] > 0)
+    table = _Table(view)
+    strength, fits, held = out["strength"], out["fits_table"], out["held_points"]
+    table_empty = table.empty
+    if not table_empty:
+        for t in range(53):
+            fits[t] = float(table.fits(t))
+    reqs = ([("set", int(round(contract[2] * 10)))] * n_sets
+            + [("run", int(round(contract[3] * 10)))] * n_runs)
+    base = joker_lower_bound(hand, reqs) if reqs and not melded else 0
+    cost = out["discard_cost"]
+    for t in range(53):
+        h = hand[t]
+        if h:
+            hand[t] -= 1  # a held card is judged against the rest of the hand, as greedy does
+            if melded:
+                strength[t] = 1.0 if t != JOKER and fits[t] else 0.0
+            else:
+                strength[t] = bot._strength(hand, t, sets, runs) / 2.0
+                if reqs and t != JOKER:
+                    cost[t] = min(joker_lower_bound(hand, reqs) - base, 2) / 2.0
+            hand[t] += 1
+            held[t] = h * CARD_POINTS[t] / 50.0
+        elif melded:
+            strength[t] = 1.0 if fits[t] else 0.0
+        else:
+            strength[t] = bot._strength(hand, t, sets, runs) / 2.0
+    if melded:
+        strength[JOKER] = float(not table_empty)
+    out["penalty"][0] = sum(h * p for h, p in zip(hand, CARD_POINTS)) / 100.0
+    out["melded"][0] = float(melded)
+    if reqs and not melded:
+        out["missing"][0] = max(0, base - hand[JOKER]) / 10.0
+        out["melds_needed"][0] = len(reqs) / 4.0
+    top = bot._top(view)
+    if top is not None:
+        out["top_useful"][0] = float(bot._useful(hand, top, melded, table, sets, runs) >= 1)
+        out["top_claim"][0] = float(not melded and bot._claim_worthy(hand, top, sets, runs))
+        if base and top != JOKER:
+            hand[top] += 1
+            out["top_gain"][0] = min(base - joker_lower_bound(hand, reqs), 2) / 2.0
+            hand[top] -= 1
+    if view.legal_actions:
+        decode = view.action_layout.decode
+        discards = [(i, a) for i in view.legal_actions if (a := decode(i))[0] == "discard"]
+        if discards:
+            i = bot._best_discard(discards, hand, melded, table, sets, runs)
+            out["best_discard"][decode(i)[1]] = 1.0
+
+
+def _contract_potential(view: SeatView) -> float:
+    from rummy_env.bots.greedy import CARD_POINTS
+
+    hand = np.rint(view.piece("hand"))
+    return -float(np.dot(hand, CARD_POINTS))
+
+
+# --------------------------------------------------------------------------- manipulation
+#: MR-6 values by card type (the joker at the rules' default, 25: the view does not show the
+#: option).
+_MR_VALUES = np.array([min(t % 13 + 1, 10) for t in range(52)] + [25], dtype=np.float32)
+
+
+def _manipulation(view: SeatView, out: dict[str, np.ndarray]) -> None:
+    hand = view.piece("hand")
+    held = hand * _MR_VALUES
+    out["held_value"][:] = held / 50.0
+    out["hand_value"][0] = float(held.sum()) / 100.0
+    if view.legal_actions:
+        decode = view.action_layout.decode
+        playable, joker = out["playable"], out["joker_playable"]
+        for i in view.legal_actions:
+            a = decode(i)
+            if a[0] == "play":
+                playable[a[1]] = 1.0
+            elif a[0] == "joker":
+                joker[a[1]] = 1.0
+            elif a[0] == "knock":
+                out["can_knock"][0] = 1.0
+        out["n_playable"][0] = float(playable.sum()) / 10.0
+
+
+def _manipulation_potential(view: SeatView) -> float:
+    return -float(np.dot(view.piece("hand"), _MR_VALUES))
+
+
+_FAMILIES: dict[str, Any] = {"gin": _gin, "indian": _indian, "contract": _contract,
+                             "manipulation": _manipulation}
+_POTENTIALS: dict[str, Any] = {"gin": _gin_potential, "indian": _indian_potential,
+                               "contract": _contract_potential,
+                               "manipulation": _manipulation_potential}
 
 
 # --------------------------------------------------------------------------- entry points
@@ -320,7 +512,7 @@ def solver_features(view: SeatView) -> np.ndarray:
         raise ValueError(f"solver features of the {view.family!r} family are not implemented; "
                          f"implemented: {', '.join(_FAMILIES)}")
     buf = np.zeros(layout.size, dtype=np.float32)
-    fill(view, layout.views(buf))
+    fill(view, {n: buf[a:b].reshape(shape) for n, a, b, shape in _SLICES[view.family]})
     np.minimum(buf, _HIGHS[view.family], out=buf)
     return buf
 
