@@ -3,6 +3,10 @@
     python examples/play.py                          # contract_rummy, you are player_0 of 4
     python examples/play.py --variant may_i --players 3 --seat 1 --seed 7
     python examples/play.py --variant contract_rummy --bots   # watch bots play (a demo game)
+    python examples/play.py --variant gin_rummy --opponents checkpoints/gin_rummy.npz
+
+``--opponents`` names the bot of every other seat (``random``, ``greedy`` or a trained policy
+file), or one per seat, comma-separated.
 
 On your turn the table is printed with your hand and a numbered list of your legal actions;
 answer with the number or the action's text (``discard QS``, ``meld run H 4-7``, ``claim``).
@@ -15,7 +19,7 @@ import argparse
 import sys
 
 import rummy_env
-from rummy_env.bots import RandomBot, seat_view
+from rummy_env.bots import make_bot, seat_view
 
 
 def ask(env, agent: str, seat: int) -> int | None:
@@ -55,12 +59,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--episode", default="deal", choices=("deal", "game"))
     ap.add_argument("--bots", action="store_true", help="every seat is a bot (a demo game)")
     ap.add_argument("--max-turns", type=int, default=None)
+    ap.add_argument("--opponents", default="random",
+                    help="random, greedy or a policy file (.npz); one, or one per seat")
     args = ap.parse_args(argv)
     env = rummy_env.make(args.variant, num_players=args.players, episode=args.episode,
                          max_turns=args.max_turns, reward_scale=1.0)
     env.reset(seed=args.seed)
     human = None if args.bots else f"player_{args.seat}"
-    bots = {a: RandomBot(args.seed * 100 + i) for i, a in enumerate(env.possible_agents)}
+    specs = [x.strip() for x in args.opponents.split(",") if x.strip()] or ["random"]
+    if len(specs) not in (1, env.num_players):
+        print(f"--opponents: give one bot or {env.num_players} (one per seat)", file=sys.stderr)
+        return 2
+    try:
+        bots = {a: make_bot(specs[i % len(specs)], args.seed * 100 + i)
+                for i, a in enumerate(env.possible_agents)}
+    except ValueError as e:
+        print(f"--opponents: {e}", file=sys.stderr)
+        return 2
     totals = {a: 0.0 for a in env.possible_agents}
     for agent in env.agent_iter():
         _, reward, term, trunc, _ = env.last(observe=False)
