@@ -43,7 +43,8 @@ def test_train_smoke_writes_checkpoints_logs_curve_and_evaluation(tmp_path):
         [sys.executable, "-m", "training.train", "--config", "configs/train/contract_rummy.yaml",
          "--timesteps", "256", "--n-envs", "2", "--eval-every", "128", "--eval-deals", "2",
          "--final-deals", "3", "--out", str(out), "--no-progress",
-         "--set", "ppo.n_steps=128", "--set", "ppo.batch_size=64", "--set", "env.num_players=3"],
+         "--set", "ppo.n_steps=128", "--set", "ppo.batch_size=64", "--set", "env.num_players=3",
+         "--pretrain", "greedy:64", "--set", "pretrain.epochs=1"],
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for name in ("config.yaml", "final.zip", "evals.json", "final_eval.json",
@@ -67,7 +68,7 @@ def test_selfplay_adds_snapshots_of_the_learner(tmp_path):
                           "128", "--eval-deals", "1", "--final-deals", "1", "--no-progress",
                           "--out", str(tmp_path), "--set", "ppo.n_steps=128",
                           "--set", "ppo.batch_size=64", "--set", "env.num_players=3",
-                          "--set", "eval.opponents=[random]"])
+                          "--set", "eval.opponents=[random]", "--pretrain", "greedy:0"])
     summary = train(cfg)
     assert (tmp_path / "checkpoint_128.zip").exists()
     assert summary["timesteps"] == 256
@@ -76,7 +77,8 @@ def test_selfplay_adds_snapshots_of_the_learner(tmp_path):
 
 def _gin_cfg(tmp_path, *extra):
     return resolve_config(["--config", "configs/train/gin_rummy.yaml", "--timesteps", "256",
-                           "--n-envs", "1", "--eval-every", "128", "--eval-deals", "2",
+                           "--n-envs", "1", "--pretrain", "greedy:0",
+                           "--eval-every", "128", "--eval-deals", "2",
                            "--final-deals", "2", "--no-progress", "--out", str(tmp_path),
                            "--set", "ppo.n_steps=128", "--set", "ppo.batch_size=64",
                            "--set", "policy.net_arch=[32]", *extra])
@@ -85,9 +87,15 @@ def _gin_cfg(tmp_path, *extra):
 def test_mix_of_opponents_trains(tmp_path):
     from training.train import train
 
-    cfg = _gin_cfg(tmp_path, "--set", "opponents={mix: {greedy: 0.7, random: 0.3}}")
+    cfg = _gin_cfg(tmp_path, "--set", "opponents={mix: {greedy: 0.7, random: 0.3}}",
+                   "--set", "eval.opponents=[greedy]",
+                   "--set", "eval.final_opponents=[random, greedy]",
+                   "--set", "eval.final_deals_by={random: 4}")
     summary = train(cfg)
     assert set(summary["final"]) == {"random", "greedy"}
+    assert summary["final"]["random"]["deals"] == 4 and summary["final"]["greedy"]["deals"] == 2
+    evals = json.loads((tmp_path / "evals.json").read_text())
+    assert {e["opponent"] for e in evals} == {"greedy"}  # periodic: greedy only
 
 
 def test_curriculum_promotes_when_the_win_rate_is_reached(tmp_path, capsys):

@@ -20,7 +20,9 @@ each a config key:
   ``opponents``; the checkpoint with the lowest points per deal against ``best_by`` relative
   to the field is kept as ``best.npz`` / ``best.zip``. The final evaluation plays the best
   checkpoint on fresh deals (another seed than the selection's, so the choice does not bias
-  the reported number), ``final_deals`` deals in duplicate mode.
+  the reported number), ``final_deals`` deals in duplicate mode (``final_deals_by: {random:
+  200}`` sets fewer for an opponent whose margin needs no more; ``final_opponents`` lists
+  the final evaluation's opponents when they differ from the periodic ones).
 
 The output folder gets ``config.yaml`` (the resolved config), checkpoints, TensorBoard logs
 (``tb/``), ``evals.json``, ``learning_curve.png``, ``final.zip``, ``best.npz`` and
@@ -63,7 +65,7 @@ DEFAULTS: dict[str, Any] = {
     "features": {"enabled": False, "shaping": 0.0},
     "pretrain": dict(PRETRAIN_DEFAULTS),
     "eval": {"every": 25_000, "deals": 100, "opponents": ["random", "greedy"],
-             "final_deals": 400, "duplicate": True, "best_by": "greedy"},
+             "final_deals": 400, "final_deals_by": {}, "final_opponents": None, "duplicate": True, "best_by": "greedy"},
     "out": "runs/contract_rummy",
     "torch_threads": 1,
     "progress_bar": True,
@@ -393,9 +395,10 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
     finals = {}
     c0 = time.process_time()
-    for opp in ev["opponents"]:
+    for opp in ev.get("final_opponents") or ev["opponents"]:
         n = cfg["env"].get("num_players", 4)
-        res = _evaluate(cfg, str(out / "best.npz"), opp, ev["final_deals"], seed=_FINAL_SEED)
+        deals = int((ev.get("final_deals_by") or {}).get(opp, ev["final_deals"]))
+        res = _evaluate(cfg, str(out / "best.npz"), opp, deals, seed=_FINAL_SEED)
         finals[opp] = res
         print(f"\n{cfg['variant']}: best.npz ({best['tag']}) vs {n - 1} x {opp}, "
               f"{res['deals']} deals" + (" (duplicate)" if res["duplicate"] else ""))
