@@ -40,6 +40,31 @@ def normalize_text(text: str) -> str:
     return " ".join(out)
 
 
+def as_action_id(action: object, n: int) -> int:
+    """``action`` as an int id of ``Discrete(n)``, or :class:`IllegalActionError` naming it.
+
+    Accepted: what ``Discrete(n).contains`` accepts, i.e. Python ints and numpy integer scalars
+    (or 0-d integer arrays) in ``0..n-1``, except ``bool``: a flag passed as an action is a bug,
+    not a move, though Python counts ``True`` as the int 1 (numpy's ``bool_`` is refused by
+    ``contains`` too). Floats (even ``3.0``), strings, bytes, ``None`` and arrays of any other
+    shape are refused, never rounded or parsed."""
+    if type(action) is int:
+        a = action
+    elif (isinstance(action, (int, np.integer)) and not isinstance(action, bool)) or (
+            isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
+        a = int(action)
+    else:
+        text = repr(action)
+        if len(text) > 60:
+            text = text[:57] + "..."
+        raise IllegalActionError(
+            f"action {text} ({type(action).__name__}) is not an integer action id of "
+            f"Discrete({n}); expected an int (or numpy integer) in 0..{n - 1}")
+    if not 0 <= a < n:
+        raise IllegalActionError(f"action {a} is outside Discrete({n}); allowed: 0..{n - 1}")
+    return a
+
+
 @dataclass(frozen=True)
 class ActionRange:
     """One named, contiguous block of action ids."""
@@ -89,16 +114,19 @@ class ActionLayout:
             raise IllegalActionError(f"action {action!r} has no id in this layout") from None
 
     def decode(self, i: int) -> Hashable:
-        if not 0 <= i < self.n:
-            raise IllegalActionError(f"action id {i} is out of range 0..{self.n - 1}")
-        return self._decode[i]
+        return self._decode[as_action_id(i, self.n)]
 
     def to_string(self, i: int) -> str:
-        if not 0 <= i < self.n:
-            raise IllegalActionError(f"action id {i} is out of range 0..{self.n - 1}")
-        return self._text[i]
+        """Text of id ``i``; IllegalActionError for anything not an id (see ``as_action_id``)."""
+        return self._text[as_action_id(i, self.n)]
 
     def from_string(self, text: str) -> int:
+        """Id of an action's text; IllegalActionError (a ValueError) for a non-string or a
+        text that reads no action."""
+        if not isinstance(text, str):
+            raise IllegalActionError(
+                f"action text must be a str, not {type(text).__name__} ({text!r:.60}); "
+                "for an id use action_to_string")
         key = normalize_text(text)
         if key in self._parse:
             return self._parse[key]

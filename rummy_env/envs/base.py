@@ -34,7 +34,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
+from rummy_env.codec import as_action_id
 from rummy_env.envs.options import check_overrides
 from rummy_env.errors import IllegalActionError, RuleConfigError
 
@@ -275,26 +277,29 @@ class RummyAECEnv(AECEnv):
 
     # ----------------------------------------------------------------- step
     def step(self, action: Any) -> None:
-        """Apply the acting agent's action (an int id of ``Discrete(N)``)."""
+        """Apply the acting agent's action: an int id of ``Discrete(N)`` (a Python or numpy
+        integer, not a bool; see ``rummy_env.codec.as_action_id``). Anything else, or an id
+        outside ``0..N-1``, raises :class:`IllegalActionError` whatever ``illegal_action``
+        says (as PettingZoo's ``AssertOutOfBoundsWrapper`` refuses it), and changes nothing;
+        an id in range that the rules do not allow follows ``illegal_action``. A dead agent's
+        step takes ``None``. Once every agent has left, ``step`` warns and does nothing, as
+        PettingZoo's ``OrderEnforcingWrapper`` does (call ``reset()``)."""
         if not self._has_reset:
             self._require_reset("step")
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is int:  # the common case, without the conversion's try block
+        layout = self.layout
+        if type(action) is int and 0 <= action < layout.n:  # the common case, checked inline
             a = action
         elif action is None:
             raise IllegalActionError(f"{agent} is alive and must act; None is only for dead agents")
         else:
-            try:
-                a = int(action)
-            except (TypeError, ValueError):
-                raise IllegalActionError(
-                    f"action {action!r} is not an integer action id") from None
-        layout = self.layout
-        if not 0 <= a < layout.n:
-            raise IllegalActionError(f"action {a} is outside Discrete({layout.n})")
+            a = as_action_id(action, layout.n)
         st = self.state_obj
         typed = layout._decode[a]
         before = st.turn_number
@@ -332,6 +337,20 @@ class RummyAECEnv(AECEnv):
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``AECEnv.last``; once every agent has left (the episode is over and
+        each took its ``None`` step) a RuntimeError that says to ``reset()``, instead of a
+        KeyError of the departed agent."""
+        agent = self.agent_selection
+        try:
+            return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
+        except KeyError:
+            if self._has_reset and not self.agents:
+                raise RuntimeError("last() called after every agent has left the episode; "
+                                   "call env.reset() first") from None
+            raise
 
     def _finish_deal(self) -> None:
         st = self.state_obj
@@ -388,8 +407,11 @@ class RummyAECEnv(AECEnv):
 
     # ----------------------------------------------------------------- actions as text
     def legal_actions(self) -> list[int]:
-        """Sorted legal action ids of the acting agent."""
+        """Sorted legal action ids of the acting agent; ``[]`` when it is dead or every agent
+        has left."""
         self._require_reset("legal_actions")
+        if not self.agents:
+            return []
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return []
         enc = self.layout.encode
@@ -399,11 +421,14 @@ class RummyAECEnv(AECEnv):
         return [self.layout.to_string(a) for a in self.legal_actions()]
 
     def action_to_string(self, action: int) -> str:
-        """Text of an action id (``draw stock``, ``meld run H 4-7``, ``discard QS`` ...)."""
-        return self.layout.to_string(int(action))
+        """Text of an action id (``draw stock``, ``meld run H 4-7``, ``discard QS`` ...);
+        IllegalActionError (a ValueError) for anything ``step`` would refuse as not an id
+        (``3.5``, ``inf``, ``None``, ``"3"``, out of range)."""
+        return self.layout.to_string(action)
 
     def string_to_action(self, text: str) -> int:
-        """Action id of a text (case and ``T``/``10`` spelling free); IllegalActionError if none."""
+        """Action id of a text (case and ``T``/``10`` spelling free); IllegalActionError (a
+        ValueError) if it reads no action or is not a str."""
         return self.layout.from_string(text)
 
     # ----------------------------------------------------------------- positions
