@@ -89,3 +89,20 @@ def test_agent_vs_shorthand(tmp_path, capsys):
     assert main(["--agent", str(path), "--vs", "greedy", "--deals", "4"]) == 0
     out = capsys.readouterr().out
     assert "gin_rummy: 2 players, 4 deals" in out and "(duplicate, 2 groups)" in out
+
+
+def test_large_policies_are_stored_in_float16_and_play_the_same_as_float32(tmp_path):
+    env = rummy_env.make("gin_rummy")
+    env.reset(seed=4)
+    data = _tiny_policy(env, np.random.default_rng(3), hidden=8)
+    small = save_policy(data, tmp_path / "a.npz")
+    assert load_policy(small)["layers"][0][0].dtype == np.float32
+    half = save_policy(data, tmp_path / "b.npz", dtype="float16")
+    assert load_policy(half)["layers"][0][0].dtype == np.float16
+    assert half.stat().st_size < small.stat().st_size
+    view = seat_view(env, env.agent_selection)
+    a, b = PolicyBot(small), PolicyBot(half)
+    np.testing.assert_allclose(a.logits(a.input_of(view)), b.logits(b.input_of(view)),
+                               rtol=0.02, atol=0.05)
+    with pytest.raises(ValueError, match="float32 or float16"):
+        save_policy(data, tmp_path / "c.npz", dtype="int8")

@@ -134,16 +134,28 @@ def policy_arrays(policy: Any, meta: dict[str, Any]) -> dict[str, Any]:
     return {"meta": full, "layers": layers}
 
 
-def save_policy(data: dict[str, Any], path: str | pathlib.Path) -> pathlib.Path:
-    """Write :func:`policy_arrays` output as a compressed ``.npz`` policy file."""
+#: Policies with more parameters than this are stored as float16 (halving the file; a 256x256
+#: MLP over a 5,000-wide observation would otherwise be 7 MB). The bot computes in float32.
+FLOAT16_ABOVE = 1_000_000
+
+
+def save_policy(data: dict[str, Any], path: str | pathlib.Path,
+                dtype: str | None = None) -> pathlib.Path:
+    """Write :func:`policy_arrays` output as a compressed ``.npz`` policy file, in ``dtype``
+    (``"float32"`` or ``"float16"``; default: float16 above :data:`FLOAT16_ABOVE` parameters)."""
     path = pathlib.Path(path)
+    if dtype is None:
+        size = sum(np.size(w) + np.size(b) for w, b in data["layers"])
+        dtype = "float16" if size > FLOAT16_ABOVE else "float32"
+    if dtype not in ("float32", "float16"):
+        raise ValueError(f"dtype {dtype!r}: float32 or float16")
     # numpy scalars in the header (a space's n, a config value) are written as numbers
     text = json.dumps(data["meta"], sort_keys=True,
                       default=lambda o: o.item() if isinstance(o, np.generic) else str(o))
     arrays: dict[str, Any] = {"meta": np.array(text)}
     for i, (w, b) in enumerate(data["layers"]):
-        arrays[f"w{i}"] = np.asarray(w, dtype=np.float32)
-        arrays[f"b{i}"] = np.asarray(b, dtype=np.float32)
+        arrays[f"w{i}"] = np.asarray(w, dtype=dtype)
+        arrays[f"b{i}"] = np.asarray(b, dtype=dtype)
     with open(path, "wb") as f:
         np.savez_compressed(f, **arrays)
     return path
@@ -174,5 +186,5 @@ def load_policy(path: str | pathlib.Path) -> dict[str, Any]:
     return {"meta": meta, "layers": layers}
 
 
-__all__ = ["FORMAT", "PolicyBot", "export_policy", "load_policy", "policy_arrays",
+__all__ = ["FLOAT16_ABOVE", "FORMAT", "PolicyBot", "export_policy", "load_policy", "policy_arrays",
            "save_policy"]
