@@ -4,13 +4,13 @@ actions (python examples/pettingzoo_registry.py; ``main(max_turns=10)`` cuts dea
 import numpy as np
 import pettingzoo
 
-import rummy_env  # registers "rummy_env/<variant>-v0" with PettingZoo
+import rummy_env  # registers "rummy_env/<variant>-v1" with PettingZoo
 
 
 def main(variants=rummy_env.VARIANTS, seed=0, **options):
     rng = np.random.default_rng(seed)
     for name in variants:
-        env = pettingzoo.make("aec", f"rummy_env/{name}-v0", **options)  # options: env args
+        env = pettingzoo.make("aec", f"rummy_env/{name}-v1", **options)  # options: env args
         env.reset(seed=seed)
         returns = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():

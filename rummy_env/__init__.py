@@ -5,8 +5,8 @@
 >>> env.reset(seed=0)
 
 ``VARIANTS`` lists the names; ``make(name, **options)`` builds one; each is also importable as a
-versioned module (``from rummy_env import contract_rummy_v0``) and registered with PettingZoo
-(``pettingzoo.make("aec", "rummy_env/contract_rummy-v0")``) where PettingZoo has a registry
+versioned module (``from rummy_env import contract_rummy_v1``) and registered with PettingZoo
+(``pettingzoo.make("aec", "rummy_env/contract_rummy-v1")``) where PettingZoo has a registry
 (1.27 on; on 1.25 and 1.26 use ``rummy_env.make``).
 """
 
@@ -24,17 +24,17 @@ __version__ = "0.1.0"
 
 #: Variant names and the versioned module of each.
 _MODULES = {
-    "contract_rummy": "contract_rummy_v0",
-    "contract_rummy_single_pack": "contract_rummy_single_pack_v0",
-    "liverpool_rummy": "liverpool_rummy_v0",
-    "may_i": "may_i_v0",
-    "shanghai_rummy": "shanghai_rummy_v0",
-    "shanghai_tahelia_powe": "shanghai_tahelia_powe_v0",
-    "shanghai_deb_kolsov": "shanghai_deb_kolsov_v0",
-    "progressive_rummy": "progressive_rummy_v0",
-    "indian_rummy": "indian_rummy_v0",
-    "manipulation_rummy": "manipulation_rummy_v0",
-    "gin_rummy": "gin_rummy_v0",
+    "contract_rummy": "contract_rummy_v1",
+    "contract_rummy_single_pack": "contract_rummy_single_pack_v1",
+    "liverpool_rummy": "liverpool_rummy_v1",
+    "may_i": "may_i_v1",
+    "shanghai_rummy": "shanghai_rummy_v1",
+    "shanghai_tahelia_powe": "shanghai_tahelia_powe_v1",
+    "shanghai_deb_kolsov": "shanghai_deb_kolsov_v1",
+    "progressive_rummy": "progressive_rummy_v1",
+    "indian_rummy": "indian_rummy_v1",
+    "manipulation_rummy": "manipulation_rummy_v1",
+    "gin_rummy": "gin_rummy_v1",
 }
 VARIANTS: tuple[str, ...] = tuple(_MODULES)
 NAMESPACE = "rummy_env"
@@ -49,9 +49,14 @@ def make(name: str, **options: Any) -> Any:
 
 
 def __getattr__(attr: str) -> ModuleType:
-    # ``from rummy_env import contract_rummy_v0`` without importing every variant up front.
+    # ``from rummy_env import contract_rummy_v1`` without importing every variant up front.
     if attr in _MODULES.values():
         return importlib.import_module(f"rummy_env.envs.{attr}")
+    base, _, version = attr.rpartition("_v")
+    if base in _MODULES and version.isdigit():
+        # An older version, as PettingZoo's DeprecatedModule does: say which one replaced it.
+        raise ImportError(f"rummy_env.{attr} was replaced by rummy_env.{_MODULES[base]} (see "
+                          "the module's Version History)")
     raise AttributeError(f"module 'rummy_env' has no attribute {attr!r}")
 
 

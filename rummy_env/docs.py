@@ -18,10 +18,18 @@ import textwrap
 ROOT = pathlib.Path(__file__).resolve().parent
 
 
+def _module(name: str) -> str:
+    """The versioned module of variant ``name`` (``contract_rummy_v1``)."""
+    import rummy_env
+
+    return rummy_env._MODULES[name]
+
+
 def spec_text(name: str) -> str:
     """The generated spec of variant ``name`` at its default player count."""
     import rummy_env
 
+    module = _module(name)
     env = rummy_env.make(name)
     n = env.num_players
     r = env.rules
@@ -44,7 +52,7 @@ def spec_text(name: str) -> str:
     lines = [
         f"| | {name} (at {n} players) |",
         "|---|---|",
-        f"| Import | `from rummy_env import {name}_v0` or `rummy_env.make(\"{name}\")` |",
+        f"| Import | `from rummy_env import {module}` or `rummy_env.make(\"{name}\")` |",
         f"| Actions | `Discrete({env.layout.n})` |",
         f"| Observation | `Dict(observation: Box({env.encoder.size},) float32, "
         f"action_mask: Box({env.layout.n},) int8)` |",
@@ -61,10 +69,11 @@ def spec_text(name: str) -> str:
         "",
         env.encoder.layout.table(),
         "",
-        f"Arguments (``rummy_env.make(\"{name}\", **options)`` or ``{name}_v0.env(**options)``):",
+        f"Arguments (``rummy_env.make(\"{name}\", **options)`` or ``{module}.env(**options)``):",
         "``num_players``, ``episode`` (``\"deal\"`` or ``\"game\"``), ``deal`` (deal of a one-deal",
         "episode, or ``\"random\"``), ``render_mode`` (``\"ansi\"``, ``\"human\"``), ``max_turns``,",
-        "``illegal_action`` (``\"raise\"``, ``\"penalize\"``), ``illegal_reward``, ``reward_scale``,",
+        "``illegal_action`` (``\"penalize\"``, default; ``\"raise\"``), ``illegal_reward``, "
+        "``reward_scale``,",
         *textwrap.wrap(f"and every rule field of ``{type(r).__name__}`` by name: "
                        + ", ".join(f"``{f}``" for f in r.option_names()) + ".", 96),
         "",
@@ -92,7 +101,7 @@ def _render(path: pathlib.Path) -> tuple[str, str]:
 def targets() -> list[pathlib.Path]:
     paths = []
     for name in variant_names():
-        mod = importlib.import_module(f"rummy_env.envs.{name}_v0")
+        mod = importlib.import_module(f"rummy_env.envs.{_module(name)}")
         paths.append(pathlib.Path(mod.__file__))
     readme = ROOT.parent / "README.md"
     if readme.exists():

@@ -284,9 +284,9 @@ def test_render_ansi_shows_the_table() -> None:
 def test_registry_and_versioned_modules() -> None:
     for name in VARIANTS:
         n = PLAYERS[name].start  # a count every variant allows (Gin Rummy: 2 only)
-        e = pettingzoo.make("aec", f"rummy_env/{name}-v0", num_players=n)
-        assert e.metadata["name"] == f"{name}_v0"
-        mod = getattr(rummy_env, f"{name}_v0")
+        e = pettingzoo.make("aec", f"rummy_env/{name}-v1", num_players=n)
+        assert e.metadata["name"] == f"{name}_v1"
+        mod = getattr(rummy_env, f"{name}_v1")
         assert isinstance(mod.env(num_players=n), mod.raw_env)
 
 

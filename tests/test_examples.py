@@ -17,7 +17,7 @@ def _example(name: str) -> dict:
 
 
 def test_pettingzoo_registry_example_plays_every_variant(capsys):
-    """Every variant is reachable through pettingzoo.make("aec", "rummy_env/<name>-v0") (with
+    """Every variant is reachable through pettingzoo.make("aec", "rummy_env/<name>-v1") (with
     env arguments passed through) and plays with random legal actions until the episode ends:
     a full deal for two variants, a few turns (truncation) for every variant."""
     main = _example("pettingzoo_registry.py")["main"]

@@ -424,7 +424,7 @@ def test_every_action_id_round_trips_through_its_text():
 
 
 def test_illegal_action_raises_and_changes_nothing():
-    env = rummy_env.make("gin_rummy")
+    env = rummy_env.make("gin_rummy", illegal_action="raise")
     env.reset(seed=2)
     before = env.get_state()
     with pytest.raises(rummy_env.IllegalActionError, match="not legal in phase 'first_upcard'"):

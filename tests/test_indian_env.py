@@ -47,9 +47,9 @@ def test_pettingzoo_seed_test(players: int) -> None:
 
 def test_registry_and_versioned_module() -> None:
     assert VARIANT in rummy_env.VARIANTS
-    e = pettingzoo.make("aec", f"rummy_env/{VARIANT}-v0", num_players=3)
-    assert e.metadata["name"] == "indian_rummy_v0"
-    mod = rummy_env.indian_rummy_v0
+    e = pettingzoo.make("aec", f"rummy_env/{VARIANT}-v1", num_players=3)
+    assert e.metadata["name"] == "indian_rummy_v1"
+    mod = rummy_env.indian_rummy_v1
     assert isinstance(mod.env(num_players=3), mod.raw_env)
 
 
@@ -428,7 +428,7 @@ def test_rule_overrides_from_yaml_lists() -> None:
 
 
 def test_illegal_actions_raise_or_penalize() -> None:
-    env = make(3)
+    env = make(3, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="not legal"):
         env.step(env.string_to_action("discard AS"))

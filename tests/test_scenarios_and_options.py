@@ -369,7 +369,7 @@ def test_good_overrides_apply():
 # --------------------------------------------------------------------------- illegal actions
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_illegal_action_raises_and_changes_nothing(variant):
-    env = env_at(variant, 4, seed=2)
+    env = env_at(variant, 4, seed=2, illegal_action="raise")
     legal = set(env.legal_actions())
     bad = next(i for i in range(env.action_space("player_0").n) if i not in legal)
     before = env.get_state()

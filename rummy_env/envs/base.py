@@ -6,9 +6,11 @@ here, once:
 
 * PettingZoo's usual guarantees, built in rather than stacked as wrappers (the wrapper stack
   alone caps a do-nothing 4-player env near 26,000 steps/s): calls before ``reset`` raise a clear
-  error (order enforcement), an action outside ``Discrete(N)`` raises (bounds), and an illegal
-  action raises :class:`~rummy_env.errors.IllegalActionError` or, with
-  ``illegal_action="penalize"``, ends the episode with ``illegal_reward`` to the offender.
+  error (order enforcement), anything but an integer id of ``Discrete(N)`` raises (bounds),
+  and an illegal action follows ``illegal_action``: by default (``"penalize"``, PettingZoo
+  classic's ``TerminateIllegalWrapper`` convention) it ends the episode with ``illegal_reward``
+  to the offender and 0 to the others, with PettingZoo's illegal-move warning; ``"raise"``
+  raises :class:`~rummy_env.errors.IllegalActionError` and changes nothing (for debugging).
 * Observations ``{"observation": float32, "action_mask": int8}``: the acting agent's mask is
   exactly the legal set (never empty); every other agent's is all zeros.
 * Rewards are the deal's score changes (negative penalty points for the contract family) times
@@ -67,7 +69,7 @@ class RummyAECEnv(AECEnv):
         episode: str = "deal",
         render_mode: str | None = None,
         max_turns: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
         illegal_reward: float = -1.0,
         reward_scale: float = 0.01,
         deal: int | str = 1,
@@ -80,8 +82,14 @@ class RummyAECEnv(AECEnv):
         :param max_turns: turns (a player's draw to discard) before the episode is truncated;
             default 300 per deal. Random play can cycle through reshuffles for very long, like
             OpenSpiel's gin cap, so a generous cap keeps episodes finite.
-        :param illegal_action: ``"raise"`` (IllegalActionError) or ``"penalize"`` (the
-            offender gets ``illegal_reward`` and the episode ends, PettingZoo's convention).
+        :param illegal_action: what an action id in range that the rules do not allow does:
+            ``"penalize"`` (default, PettingZoo classic's convention, which tools sampling
+            unmasked actions rely on: the episode ends, the offender gets ``illegal_reward``
+            and the others 0, and PettingZoo's ``EnvLogger`` warns) or ``"raise"``
+            (IllegalActionError naming the action and phase, nothing changed; for debugging
+            a policy or bot that should never play one).
+        :param illegal_reward: the offender's reward under ``"penalize"`` (default -1, not
+            scaled by ``reward_scale``).
         :param reward_scale: reward = score change of a deal times this (penalty points are
             negative rewards).
         :param deal: which deal an ``episode="deal"`` episode plays: 1-based number, or
@@ -310,7 +318,7 @@ class RummyAECEnv(AECEnv):
             st.apply(typed, self.np_random)
         except IllegalActionError:
             if self.illegal_action == "penalize":
-                self._penalize(agent)
+                self._penalize(agent, a)
                 return
             raise IllegalActionError(
                 f"{agent} played {a} ({self.layout.to_string(a)!r}), not legal in phase "
@@ -365,7 +373,14 @@ class RummyAECEnv(AECEnv):
         for x in self.agents:
             self.terminations[x] = True
 
-    def _penalize(self, agent: str) -> None:
+    def _penalize(self, agent: str, a: int) -> None:
+        """PettingZoo's ``TerminateIllegalWrapper``: the episode ends (terminations; the
+        wrapper sets truncations too, which would tell learners to bootstrap a value past an
+        end that is final), the offender gets ``illegal_reward`` and the others 0."""
+        EnvLogger._generic_warning(
+            "[WARNING]: Illegal move made, game terminating with current player losing. "
+            f"({agent} played {a} {self.layout.to_string(a)!r} in phase "
+            f"{self.state_obj.phase!r}; obs['action_mask'] holds the legal moves)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.rewards[agent] = self.illegal_reward

@@ -4,7 +4,7 @@ Most pipelines need no adapter: every variant gives all agents the same spaces a
 fixed-shape ``infos`` (``score``, ``place``, ``deals_played``), so these work unchanged on
 ``rummy_env.make(...)`` (tested in ``tests/test_integrations.py``):
 
-* PettingZoo's registry: ``pettingzoo.make("aec", "rummy_env/<variant>-v0")``;
+* PettingZoo's registry: ``pettingzoo.make("aec", "rummy_env/<variant>-v1")``;
 * Tianshou: ``tianshou.env.PettingZooEnv(env)``;
 * TorchRL: ``torchrl.envs.libs.pettingzoo.PettingZooWrapper(env=env, use_mask=True)``;
 * Stable-Baselines3 / sb3-contrib: :class:`rummy_env.wrappers.SingleSeatEnv` (a Gymnasium env

@@ -74,6 +74,7 @@ def rest_of_deck(n: int, *placed) -> list[str]:
 
 def make_env(n: int = 3, **kw):
     kw.setdefault("reward_scale", 1.0)
+    kw.setdefault("illegal_action", "raise")  # a rule test wants the first illegal move to stop
     return rummy_env.make("contract_rummy", num_players=n, **kw)
 
 

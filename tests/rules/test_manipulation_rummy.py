@@ -182,7 +182,7 @@ def test_mr4_must_add_a_card_and_keep_table_cards() -> None:
     """MR-4: finishing needs at least one hand card added; nothing leaves the table (there is
     no action that takes a card back)."""
     env = setup({"dealer": 2, "hands": [["8H", "KS"], ["KC"], ["4S"]],
-                 "table": [["5H", "6H", "7H"]], "stock": ["QD"]})
+                 "table": [["5H", "6H", "7H"]], "stock": ["QD"]}, illegal_action="raise")
     assert legal(env) == ["decline meld", "play 8H"]
     with pytest.raises(IllegalActionError):
         env.step(env.string_to_action("finish meld"))

@@ -7,7 +7,7 @@ an ordinary seventh deal (MI-5) and jokers worth 25 (MI-6).
 <!-- spec:may_i:begin -->
 | | may_i (at 4 players) |
 |---|---|
-| Import | `from rummy_env import may_i_v0` or `rummy_env.make("may_i")` |
+| Import | `from rummy_env import may_i_v1` or `rummy_env.make("may_i")` |
 | Actions | `Discrete(1099)` |
 | Observation | `Dict(observation: Box(1855,) float32, action_mask: Box(1099,) int8)` |
 | State | `Box(2120,)` |
@@ -60,10 +60,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 1231 | `meld_jokers` | (12, 52) | per table meld: cards its jokers (wild cards) stand for |
 | | | **total: (1855,) float32** | |
 
-Arguments (``rummy_env.make("may_i", **options)`` or ``may_i_v0.env(**options)``):
+Arguments (``rummy_env.make("may_i", **options)`` or ``may_i_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
@@ -88,6 +88,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -99,7 +104,7 @@ from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 class raw_env(ContractEnv):
     """May I? (RULES section 4, MI-1..6); see the module docstring."""
 
-    metadata = variant_metadata("may_i_v0")
+    metadata = variant_metadata("may_i_v1")
     preset = MAY_I
 
 

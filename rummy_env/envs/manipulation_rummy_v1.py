@@ -11,7 +11,7 @@ lowest hand wins the deal and scores the differences (MR-8); the game runs to 15
 <!-- spec:manipulation_rummy:begin -->
 | | manipulation_rummy (at 4 players) |
 |---|---|
-| Import | `from rummy_env import manipulation_rummy_v0` or `rummy_env.make("manipulation_rummy")` |
+| Import | `from rummy_env import manipulation_rummy_v1` or `rummy_env.make("manipulation_rummy")` |
 | Actions | `Discrete(212)` |
 | Observation | `Dict(observation: Box(242,) float32, action_mask: Box(212,) int8)` |
 | State | `Box(507,)` |
@@ -50,10 +50,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 233 | `turn` | (9,) | draws this turn / 3, meld in progress, hand card added (MR-4), freed jokers pending (MR-5), extra turns (MR-9), extra turns left / players, stock / total cards, own hand value / 100, may knock (MR-7) |
 | | | **total: (242,) float32** | |
 
-Arguments (``rummy_env.make("manipulation_rummy", **options)`` or ``manipulation_rummy_v0.env(**options)``):
+Arguments (``rummy_env.make("manipulation_rummy", **options)`` or ``manipulation_rummy_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ManipulationRules`` by name: ``min_players``, ``max_players``,
 ``decks``, ``hand_size``, ``knock_limit``, ``joker_value``, ``knock_bonus``, ``go_out_bonus``,
 ``game_target``, ``target_bonus``, ``deal_won_bonus``, ``num_deals``.
@@ -111,6 +111,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -123,7 +128,7 @@ from rummy_env.manipulation.rules import MANIPULATION_RUMMY
 class raw_env(ManipulationEnv):
     """Manipulation Rummy (RULES section 7, MR-1..10); see the module docstring."""
 
-    metadata = variant_metadata("manipulation_rummy_v0")
+    metadata = variant_metadata("manipulation_rummy_v1")
     preset = MANIPULATION_RUMMY
 
 

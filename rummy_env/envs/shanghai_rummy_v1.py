@@ -1,20 +1,20 @@
-"""Shanghai Rummy, Deb Kolsov's version (RULES section 5, SH-1..7 with DK).
+"""Shanghai Rummy (RULES section 5, SH-1..7).
 
-Shanghai (SH-1..7) with ten deals and Deb Kolsov's contracts (DK), books and runs of at least N
-cards: 1 two books of 3; 2 book of 3 + run of 4; 3 two runs of 4; 4 three books of 3; 5 book of 3
-+ run of 7; 6 two books of 3 + run of 5; 7 three books of 4; 8 book of 3 + run of 10; 9 three
-books of 3 + run of 5; 10 three runs of 5. Eleven cards are dealt, so contracts 8-10 are met only
-after May I? claims; no deal is a final three-runs deal.
+Contract Rummy with two packs and four jokers, 11 cards in every deal (SH-1), runs of four or
+more with aces high only, no two books of one rank and no contiguous same-suit runs in a first
+meld (SH-2), at most one joker per meld (SH-3), lay-offs from the meld turn on (SH-4), May I?
+twice per deal with two penalty cards (SH-5), Shanghai announcements and calls (SH-6) and SH-7's
+card values. Deal 7 is the final three-runs deal (CR-13).
 
-<!-- spec:shanghai_deb_kolsov:begin -->
-| | shanghai_deb_kolsov (at 4 players) |
+<!-- spec:shanghai_rummy:begin -->
+| | shanghai_rummy (at 4 players) |
 |---|---|
-| Import | `from rummy_env import shanghai_deb_kolsov_v0` or `rummy_env.make("shanghai_deb_kolsov")` |
-| Actions | `Discrete(2188)` |
-| Observation | `Dict(observation: Box(2304,) float32, action_mask: Box(2188,) int8)` |
-| State | `Box(2569,)` |
+| Import | `from rummy_env import shanghai_rummy_v1` or `rummy_env.make("shanghai_rummy")` |
+| Actions | `Discrete(1756)` |
+| Observation | `Dict(observation: Box(1861,) float32, action_mask: Box(1756,) int8)` |
+| State | `Box(2126,)` |
 | Players | 3-5 (agents `player_0` ... `player_4`) |
-| Deals | 10: 1: 2 sets of 3; 2: 1 set of 3 + 1 run of 4; 3: 2 runs of 4; 4: 3 sets of 3; 5: 1 set of 3 + 1 run of 7; 6: 2 sets of 3 + 1 run of 5; 7: 3 sets of 4; 8: 1 set of 3 + 1 run of 10; 9: 3 sets of 3 + 1 run of 5; 10: 3 runs of 5 |
+| Deals | 7: 1: 2 sets of 3; 2: 1 set of 3 + 1 run of 4; 3: 2 runs of 4; 4: 3 sets of 3; 5: 2 sets of 3 + 1 run of 4; 6: 1 set of 3 + 2 runs of 4; 7: 3 runs of 4 |
 
 Action ids (table melds are numbered in the order they were laid; their count, and so
 the size of the lay-off and swap ranges, grows with the players):
@@ -25,16 +25,16 @@ the size of the lay-off and swap ranges, grows with the players):
 | 1 | `take_discard` | take the top discard (CR-5, SP-4) | `take discard` |
 | 2 | `claim` | claim the top discard out of turn (CR-7) | `claim` |
 | 3 | `pass` | decline to claim (CR-7) or to call Shanghai (SH-6) | `pass` |
-| 4-19 | `call` | call Shanghai on the top discard and lay it off on meld i: on a set, at the fitting end of a run, a joker at the high end (SH-6b) | `call shanghai on 0` |
-| 20-35 | `call_joker_low` | call Shanghai on a joker discard and lay it off at the low end of run i (SH-6b) | `call shanghai on 0 low` |
-| 36-385 | `meld` | lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5) | `meld set Ax3` |
-| 386-1217 | `lay_off` | lay off a natural card on table meld i: id = first + 52*i + card (CR-10) | `lay off AC on 0` |
-| 1218-1233 | `lay_off_joker` | lay off a joker on meld i: on a set, or at the high end of a run (CR-10) | `lay off JK on 0` |
-| 1234-1249 | `lay_off_joker_low` | lay off a joker at the low end of run i (CR-10) | `lay off JK low on 0` |
-| 1250-2081 | `swap` | put the natural card in place of the joker standing for it in run i (CR-8) | `swap AC for joker on 0` |
-| 2082-2134 | `discard` | discard a card by type (CR-5) | `discard AC` |
-| 2135-2187 | `announce` | discard a card that fits a table meld, announcing Shanghai: no one may take or claim it (SH-6a) | `discard AC announcing shanghai` |
-| | | **total: Discrete(2188)** | |
+| 4-15 | `call` | call Shanghai on the top discard and lay it off on meld i: on a set, at the fitting end of a run, a joker at the high end (SH-6b) | `call shanghai on 0` |
+| 16-27 | `call_joker_low` | call Shanghai on a joker discard and lay it off at the low end of run i (SH-6b) | `call shanghai on 0 low` |
+| 28-377 | `meld` | lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5) | `meld set Ax3` |
+| 378-1001 | `lay_off` | lay off a natural card on table meld i: id = first + 52*i + card (CR-10) | `lay off AC on 0` |
+| 1002-1013 | `lay_off_joker` | lay off a joker on meld i: on a set, or at the high end of a run (CR-10) | `lay off JK on 0` |
+| 1014-1025 | `lay_off_joker_low` | lay off a joker at the low end of run i (CR-10) | `lay off JK low on 0` |
+| 1026-1649 | `swap` | put the natural card in place of the joker standing for it in run i (CR-8) | `swap AC for joker on 0` |
+| 1650-1702 | `discard` | discard a card by type (CR-5) | `discard AC` |
+| 1703-1755 | `announce` | discard a card that fits a table meld, announcing Shanghai: no one may take or claim it (SH-6a) | `discard AC announcing shanghai` |
+| | | **total: Discrete(1756)** | |
 
 Observation pieces (egocentric: seat rows start with the observer):
 
@@ -49,29 +49,29 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 281 | `to_move` | (4,) | one-hot: whose turn it is |
 | 285 | `dealer` | (4,) | one-hot: the dealer |
 | 289 | `phase` | (6,) | one-hot: draw, claim, play, deal_over, game_over, call |
-| 295 | `deal` | (10,) | one-hot: deal number |
-| 305 | `contract` | (6,) | sets, runs, smallest set / 10, smallest run / 10, whole-hand deal (CR-13), contiguity rule (CR-9) |
-| 311 | `turn` | (4,) | contract meld in progress, freed jokers owed (CR-8), may lay off now, turn number / 100 |
-| 315 | `obligation` | (53,) | one-hot: dug card still to put on the table (SP-4) |
-| 368 | `forbidden` | (53,) | one-hot: card that may not be discarded this turn (SP-4) |
-| 421 | `claim` | (5,) | 1 at 0 if the observer is asked to claim (or, SH-6, to call); then one-hot of the seat that claimed the previous card of this window |
-| 426 | `stock_size` | (1,) | cards in the stock / total cards |
-| 427 | `discard_size` | (1,) | cards in the discard pile / total cards |
-| 428 | `discard_top` | (53,) | one-hot: the top discard |
-| 481 | `discard_top_by` | (5,) | one-hot: who discarded the top card (last: the up-card) |
-| 486 | `discard_counts` | (53,) | cards of each type in the discard pile |
-| 539 | `claims_left` | (4,) | May I? claims (buys) each seat may still make this deal / the largest limit (SH-5, PR-2) |
-| 543 | `announced` | (1,) | 1 if the top discard was announced: no take, no claim (SH-6a) |
-| 544 | `meld_owner` | (16, 4) | one-hot per table meld: its owner |
-| 608 | `meld_kind` | (16, 2) | per table meld: set, run (all zero: no meld) |
-| 640 | `meld_cards` | (16, 52) | per table meld: cards it holds by the card they stand for |
-| 1472 | `meld_jokers` | (16, 52) | per table meld: cards its jokers (wild cards) stand for |
-| | | **total: (2304,) float32** | |
+| 295 | `deal` | (7,) | one-hot: deal number |
+| 302 | `contract` | (6,) | sets, runs, smallest set / 10, smallest run / 10, whole-hand deal (CR-13), contiguity rule (CR-9) |
+| 308 | `turn` | (4,) | contract meld in progress, freed jokers owed (CR-8), may lay off now, turn number / 100 |
+| 312 | `obligation` | (53,) | one-hot: dug card still to put on the table (SP-4) |
+| 365 | `forbidden` | (53,) | one-hot: card that may not be discarded this turn (SP-4) |
+| 418 | `claim` | (5,) | 1 at 0 if the observer is asked to claim (or, SH-6, to call); then one-hot of the seat that claimed the previous card of this window |
+| 423 | `stock_size` | (1,) | cards in the stock / total cards |
+| 424 | `discard_size` | (1,) | cards in the discard pile / total cards |
+| 425 | `discard_top` | (53,) | one-hot: the top discard |
+| 478 | `discard_top_by` | (5,) | one-hot: who discarded the top card (last: the up-card) |
+| 483 | `discard_counts` | (53,) | cards of each type in the discard pile |
+| 536 | `claims_left` | (4,) | May I? claims (buys) each seat may still make this deal / the largest limit (SH-5, PR-2) |
+| 540 | `announced` | (1,) | 1 if the top discard was announced: no take, no claim (SH-6a) |
+| 541 | `meld_owner` | (12, 4) | one-hot per table meld: its owner |
+| 589 | `meld_kind` | (12, 2) | per table meld: set, run (all zero: no meld) |
+| 613 | `meld_cards` | (12, 52) | per table meld: cards it holds by the card they stand for |
+| 1237 | `meld_jokers` | (12, 52) | per table meld: cards its jokers (wild cards) stand for |
+| | | **total: (1861,) float32** | |
 
-Arguments (``rummy_env.make("shanghai_deb_kolsov", **options)`` or ``shanghai_deb_kolsov_v0.env(**options)``):
+Arguments (``rummy_env.make("shanghai_rummy", **options)`` or ``shanghai_rummy_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
@@ -84,7 +84,7 @@ and every rule field of ``ContractRules`` by name: ``min_players``, ``max_player
 Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
 points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds
 ``score``, ``place`` and ``deals_played``.
-<!-- spec:shanghai_deb_kolsov:end -->
+<!-- spec:shanghai_rummy:end -->
 
 Decisions where the rules leave room:
 
@@ -116,19 +116,24 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
 
-from rummy_env.contract.rules import SHANGHAI_DEB_KOLSOV
+from rummy_env.contract.rules import SHANGHAI_RUMMY
 from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 
 
 class raw_env(ContractEnv):
-    """Shanghai Rummy, Deb Kolsov's version (RULES section 5, SH-1..7 with DK); see the module docstring."""
+    """Shanghai Rummy (RULES section 5, SH-1..7); see the module docstring."""
 
-    metadata = variant_metadata("shanghai_deb_kolsov_v0")
-    preset = SHANGHAI_DEB_KOLSOV
+    metadata = variant_metadata("shanghai_rummy_v1")
+    preset = SHANGHAI_RUMMY
 
 
 def env(**options: object) -> raw_env:

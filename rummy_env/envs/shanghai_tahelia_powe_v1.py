@@ -9,7 +9,7 @@ buying (TP-5) and there are no Shanghai calls (TP-6).
 <!-- spec:shanghai_tahelia_powe:begin -->
 | | shanghai_tahelia_powe (at 4 players) |
 |---|---|
-| Import | `from rummy_env import shanghai_tahelia_powe_v0` or `rummy_env.make("shanghai_tahelia_powe")` |
+| Import | `from rummy_env import shanghai_tahelia_powe_v1` or `rummy_env.make("shanghai_tahelia_powe")` |
 | Actions | `Discrete(2103)` |
 | Observation | `Dict(observation: Box(2300,) float32, action_mask: Box(2103,) int8)` |
 | State | `Box(2565,)` |
@@ -64,10 +64,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 1468 | `meld_jokers` | (16, 52) | per table meld: cards its jokers (wild cards) stand for |
 | | | **total: (2300,) float32** | |
 
-Arguments (``rummy_env.make("shanghai_tahelia_powe", **options)`` or ``shanghai_tahelia_powe_v0.env(**options)``):
+Arguments (``rummy_env.make("shanghai_tahelia_powe", **options)`` or ``shanghai_tahelia_powe_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
@@ -109,6 +109,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -120,7 +125,7 @@ from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 class raw_env(ContractEnv):
     """Shanghai Rummy, Tahelia Powe's version (RULES section 5, SH-1..7 with TP-1..6); see the module docstring."""
 
-    metadata = variant_metadata("shanghai_tahelia_powe_v0")
+    metadata = variant_metadata("shanghai_tahelia_powe_v1")
     preset = SHANGHAI_TAHELIA_POWE
 
 

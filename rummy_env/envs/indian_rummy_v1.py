@@ -11,7 +11,7 @@ turn for a fixed cost (IR-7). One deal is a game by default (IR-12).
 <!-- spec:indian_rummy:begin -->
 | | indian_rummy (at 4 players) |
 |---|---|
-| Import | `from rummy_env import indian_rummy_v0` or `rummy_env.make("indian_rummy")` |
+| Import | `from rummy_env import indian_rummy_v1` or `rummy_env.make("indian_rummy")` |
 | Actions | `Discrete(110)` |
 | Observation | `Dict(observation: Box(574,) float32, action_mask: Box(110,) int8)` |
 | State | `Box(892,)` |
@@ -54,10 +54,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 570 | `turn` | (4,) | turn number / 100, the player to move is on its first turn (IR-10), stakes multiplier (IR-11), deals played / deals of the game (IR-12) |
 | | | **total: (574,) float32** | |
 
-Arguments (``rummy_env.make("indian_rummy", **options)`` or ``indian_rummy_v0.env(**options)``):
+Arguments (``rummy_env.make("indian_rummy", **options)`` or ``indian_rummy_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``IndianRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``hand_size``, ``num_deals``, ``sets_of_four``, ``tanala``, ``aces_wild_when_joker_indicator``,
 ``hand_rummy``, ``hand_rummy_double``, ``early_declaration_half``,
@@ -105,6 +105,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -117,7 +122,7 @@ from rummy_env.indian.rules import INDIAN_RUMMY
 class raw_env(IndianEnv):
     """Indian Rummy / Paplu (RULES section 8, IR-1..12); see the module docstring."""
 
-    metadata = variant_metadata("indian_rummy_v0")
+    metadata = variant_metadata("indian_rummy_v1")
     preset = INDIAN_RUMMY
 
 

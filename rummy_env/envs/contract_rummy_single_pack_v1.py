@@ -7,7 +7,7 @@ digging: a player may take a discard at any depth with every card above it (SP-4
 <!-- spec:contract_rummy_single_pack:begin -->
 | | contract_rummy_single_pack (at 4 players) |
 |---|---|
-| Import | `from rummy_env import contract_rummy_single_pack_v0` or `rummy_env.make("contract_rummy_single_pack")` |
+| Import | `from rummy_env import contract_rummy_single_pack_v1` or `rummy_env.make("contract_rummy_single_pack")` |
 | Actions | `Discrete(1717)` |
 | Observation | `Dict(observation: Box(4664,) float32, action_mask: Box(1717,) int8)` |
 | State | `Box(4929,)` |
@@ -61,10 +61,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 4040 | `meld_jokers` | (12, 52) | per table meld: cards its jokers (wild cards) stand for |
 | | | **total: (4664,) float32** | |
 
-Arguments (``rummy_env.make("contract_rummy_single_pack", **options)`` or ``contract_rummy_single_pack_v0.env(**options)``):
+Arguments (``rummy_env.make("contract_rummy_single_pack", **options)`` or ``contract_rummy_single_pack_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
@@ -101,6 +101,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -112,7 +117,7 @@ from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 class raw_env(ContractEnv):
     """Contract Rummy, single-pack rules (RULES section 2, SP-1..5); see the module docstring."""
 
-    metadata = variant_metadata("contract_rummy_single_pack_v0")
+    metadata = variant_metadata("contract_rummy_single_pack_v1")
     preset = CONTRACT_RUMMY_SINGLE_PACK
 
 

@@ -1,14 +1,12 @@
-"""Contract Rummy (RULES section 1, CR-1..13).
+"""Liverpool Rummy (RULES section 3, LV-1).
 
-Three to five players race through seven deals; each deal has a contract, the exact first meld
-that a player must lay down (CR-3) before laying off. When the player to move draws from the stock,
-the others may claim the top discard out of turn ("May I?", CR-7), each claim costing a penalty card.
-Penalty points are the cards left in hand (CR-12); the lowest total after seven deals wins.
+Contract Rummy plus the cut: before each deal the player before the dealer cuts, and an exact cut
+(exactly the cards needed for the deal) takes 50 off that player's score (LV-1).
 
-<!-- spec:contract_rummy:begin -->
-| | contract_rummy (at 4 players) |
+<!-- spec:liverpool_rummy:begin -->
+| | liverpool_rummy (at 4 players) |
 |---|---|
-| Import | `from rummy_env import contract_rummy_v0` or `rummy_env.make("contract_rummy")` |
+| Import | `from rummy_env import liverpool_rummy_v1` or `rummy_env.make("liverpool_rummy")` |
 | Actions | `Discrete(1606)` |
 | Observation | `Dict(observation: Box(1855,) float32, action_mask: Box(1606,) int8)` |
 | State | `Box(2120,)` |
@@ -62,10 +60,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 1231 | `meld_jokers` | (12, 52) | per table meld: cards its jokers (wild cards) stand for |
 | | | **total: (1855,) float32** | |
 
-Arguments (``rummy_env.make("contract_rummy", **options)`` or ``contract_rummy_v0.env(**options)``):
+Arguments (``rummy_env.make("liverpool_rummy", **options)`` or ``liverpool_rummy_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
@@ -78,39 +76,36 @@ and every rule field of ``ContractRules`` by name: ``min_players``, ``max_player
 Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
 points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds
 ``score``, ``place`` and ``deals_played``.
-<!-- spec:contract_rummy:end -->
+<!-- spec:liverpool_rummy:end -->
 
 Decisions where the rules leave room:
 
-* A contract meld is one action naming its shape (a set by rank and size, a run by suit and
-  span); the engine fills it with natural cards first and jokers for the gaps, choosing copies so
-  that the rest of the contract stays possible. A joker in a set stands for the first suit
-  (C D H S) the set lacks. The mask never offers a meld the hand cannot finish.
-* A deal ends with no one out (CR-11) when a turn starts, or a claim window ends, with the stock
-  empty and at most one discard: nothing can be reshuffled (the top discard stays, C-7), so no
-  card can be drawn from the stock, though the top discard could be taken (taking it would let the
-  players trade one card back and forth). A scenario in phase ``draw`` in that state is refused.
-* A May I? claim is not offered to the player who discarded the card (C-8), to the claimant of the
-  previous card of the same window (CR-7), or when the penalty card cannot be drawn (C-8).
-* A joker freed by a swap must be laid off before the discard; a swap is offered only when that is
-  possible (CR-8). An ace that fits both ends of a 2-K run goes high (the same run either way).
+* The cut is a chance event drawn from the seeded generator with probability
+  ``cut_probability`` (default 0.1); the cutter takes no action. Its 50 points count in that deal's
+  score change, so the cutter's reward for the deal includes them.
+* Otherwise every decision of ``contract_rummy`` applies.
 
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
 
-from rummy_env.contract.rules import CONTRACT_RUMMY
+from rummy_env.contract.rules import LIVERPOOL_RUMMY
 from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 
 
 class raw_env(ContractEnv):
-    """Contract Rummy (RULES section 1, CR-1..13); see the module docstring."""
+    """Liverpool Rummy (RULES section 3, LV-1); see the module docstring."""
 
-    metadata = variant_metadata("contract_rummy_v0")
-    preset = CONTRACT_RUMMY
+    metadata = variant_metadata("liverpool_rummy_v1")
+    preset = LIVERPOOL_RUMMY
 
 
 def env(**options: object) -> raw_env:

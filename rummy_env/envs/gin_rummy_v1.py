@@ -13,7 +13,7 @@ and a game to 100 (GR-9).
 <!-- spec:gin_rummy:begin -->
 | | gin_rummy (at 2 players) |
 |---|---|
-| Import | `from rummy_env import gin_rummy_v0` or `rummy_env.make("gin_rummy")` |
+| Import | `from rummy_env import gin_rummy_v1` or `rummy_env.make("gin_rummy")` |
 | Actions | `Discrete(569)` |
 | Observation | `Dict(observation: Box(812,) float32, action_mask: Box(569,) int8)` |
 | State | `Box(968,)` |
@@ -60,10 +60,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 810 | `turn` | (2,) | turn number / 100, hands played / hands of the game |
 | | | **total: (812,) float32** | |
 
-Arguments (``rummy_env.make("gin_rummy", **options)`` or ``gin_rummy_v0.env(**options)``):
+Arguments (``rummy_env.make("gin_rummy", **options)`` or ``gin_rummy_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``GinRules`` by name: ``min_players``, ``max_players``, ``knock_card``,
 ``oklahoma``, ``gin_bonus``, ``undercut_bonus``, ``game_to``, ``max_deals``, ``wall``.
 
@@ -115,6 +115,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -127,7 +132,7 @@ from rummy_env.gin.rules import GIN_RUMMY
 class raw_env(GinEnv):
     """Gin Rummy (RULES section 9, GR-1..9); see the module docstring."""
 
-    metadata = variant_metadata("gin_rummy_v0")
+    metadata = variant_metadata("gin_rummy_v1")
     preset = GIN_RUMMY
 
 

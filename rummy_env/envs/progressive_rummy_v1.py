@@ -11,7 +11,7 @@ whole-hand deal (PR-1).
 <!-- spec:progressive_rummy:begin -->
 | | progressive_rummy (at 4 players) |
 |---|---|
-| Import | `from rummy_env import progressive_rummy_v0` or `rummy_env.make("progressive_rummy")` |
+| Import | `from rummy_env import progressive_rummy_v1` or `rummy_env.make("progressive_rummy")` |
 | Actions | `Discrete(1582)` |
 | Observation | `Dict(observation: Box(2752,) float32, action_mask: Box(1582,) int8)` |
 | State | `Box(3017,)` |
@@ -68,10 +68,10 @@ Observation pieces (egocentric: seat rows start with the observer):
 | 1712 | `meld_jokers` | (20, 52) | per table meld: cards its jokers (wild cards) stand for |
 | | | **total: (2752,) float32** | |
 
-Arguments (``rummy_env.make("progressive_rummy", **options)`` or ``progressive_rummy_v0.env(**options)``):
+Arguments (``rummy_env.make("progressive_rummy", **options)`` or ``progressive_rummy_v1.env(**options)``):
 ``num_players``, ``episode`` (``"deal"`` or ``"game"``), ``deal`` (deal of a one-deal
 episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turns``,
-``illegal_action`` (``"raise"``, ``"penalize"``), ``illegal_reward``, ``reward_scale``,
+``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
 ``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
@@ -120,6 +120,11 @@ Decisions where the rules leave room:
 Version History
 
 * v0: Initial release.
+* v1: an illegal action (an id in range that the rules do not allow) ends the episode by
+  default, ``illegal_reward`` (-1) to the offender and 0 to the others, with PettingZoo's
+  warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
+  the old behaviour); anything but an integer id (floats, strings, bools) is refused with
+  ``IllegalActionError`` instead of being converted. Legal play is unchanged.
 """
 
 from __future__ import annotations
@@ -131,7 +136,7 @@ from rummy_env.envs.contract_base import ContractEnv, variant_metadata
 class raw_env(ContractEnv):
     """Progressive Rummy (RULES section 6, PR-1..8); see the module docstring."""
 
-    metadata = variant_metadata("progressive_rummy_v0")
+    metadata = variant_metadata("progressive_rummy_v1")
     preset = PROGRESSIVE_RUMMY
 
 
