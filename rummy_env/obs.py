@@ -43,6 +43,24 @@ class ObsLayout:
         self.size = start
         self.slices = {name: slice(p.start, p.stop) for name, p in self.pieces.items()}
 
+    def bounds(self, spec: dict[str, tuple[object, object]]) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` float32 arrays of the whole vector from each piece's ``(low, high)``
+        (scalars, or arrays of the piece's shape). Every piece must be given: a new piece
+        declares its range or the spaces cannot be built."""
+        missing = [n for n in self.pieces if n not in spec]
+        extra = [n for n in spec if n not in self.pieces]
+        if missing or extra:
+            raise AssertionError(f"observation bounds: missing {missing}, unknown {extra}")
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for name, p in self.pieces.items():
+            lo, hi = spec[name]
+            low[p.start:p.stop] = np.broadcast_to(np.asarray(lo, np.float64), p.shape).ravel()
+            high[p.start:p.stop] = np.broadcast_to(np.asarray(hi, np.float64), p.shape).ravel()
+        if not (np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()):
+            raise AssertionError("observation bounds must be finite with low <= high")
+        return low, high
+
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
         """Reshaped views of ``buf`` by piece name (writes go to ``buf``)."""
         return {n: buf[p.start:p.stop].reshape(p.shape) for n, p in self.pieces.items()}

@@ -164,6 +164,49 @@ class ContractEncoder:
                    "deal", "contract", "turn"]:
             raise AssertionError("observe() writes these pieces as one contiguous run")
 
+    def bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """True ``(low, high)`` of every observation entry, from the rules and player count;
+        ``turn_cap`` bounds the turn number (the environment's ``2 * max_turns``: a scenario
+        starts at most ``max_turns`` turns in, and the episode is cut ``max_turns`` later).
+        Card counts are bounded by the copies in the packs; the game's sums by what the whole
+        pack could add in each deal."""
+        g, r, n = self.game, self.game.rules, self._n
+        deck = np.asarray(g.deck, np.float64)
+        wild = float(deck[JOKER] + sum(deck[t] for t in range(52) if r.is_wild(t)))
+        deals = self._num_deals
+        deck_points = float(np.dot(deck, r.card_points))
+        cut = r.cut_bonus if r.cut_probability > 0 else 0
+        # a claim window opens once per turn, each seat claiming at most once in it
+        lims = [r.claim_limit(d) for d in range(1, deals + 1)]
+        claims = max(min(lim, n * turn_cap) if lim is not None else n * turn_cap for lim in lims)
+        buys = deals * n * claims  # claims (buys) of a game, every seat
+        kitty = buys * r.claim_price
+        pennies = kitty + n * n * r.place_pennies
+        contract = np.asarray(self._contract, np.float64)
+        spec = {
+            "hand": (0, deck), "known": (0, deck), "hand_size": (0, g.total_cards / 20.0),
+            "melded": (0, 1),
+            "scores": (-deals * cut / 100.0, deals * deck_points / 100.0),
+            "claims_used": (0, claims), "to_move": (0, 1), "dealer": (0, 1), "phase": (0, 1),
+            "deal": (0, 1), "contract": (contract.min(axis=0), contract.max(axis=0)),
+            "turn": (0, [1, wild, 1, turn_cap / 100.0]),
+            "obligation": (0, 1), "forbidden": (0, 1), "claim": (0, 1),
+            "stock_size": (0, 1), "discard_size": (0, 1), "discard_top": (0, 1),
+            "discard_top_by": (0, 1), "discard_counts": (0, deck),
+            "claims_left": (0, 1), "kitty": ([0] + [-pennies / 10.0] * n,
+                                            [kitty / 10.0] + [pennies / 10.0] * n),
+            "announced": (0, 1), "discard_order": (0, 1), "meld_owner": (0, 1),
+            "meld_kind": (0, 1), "meld_cards": (0, deck[:52]), "meld_jokers": (0, wild),
+        }
+        return self.layout.bounds({k: v for k, v in spec.items() if k in self.layout.pieces})
+
+    def state_bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` of the state vector (see ``bounds``)."""
+        deck = np.asarray(self.game.deck, np.float64)
+        lo, hi = self.bounds(turn_cap)
+        return self.state_layout.bounds({"hands": (0, deck), "stock": (0, deck),
+                                         "public": (lo, hi)})
+
     def observe(self, st: ContractState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order.
 

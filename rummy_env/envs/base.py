@@ -40,7 +40,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from rummy_env.codec import as_action_id
 from rummy_env.envs.options import check_overrides
-from rummy_env.errors import IllegalActionError, RuleConfigError
+from rummy_env.errors import IllegalActionError, RuleConfigError, ScenarioError
 
 EPISODES = ("deal", "game")
 ILLEGAL = ("raise", "penalize")
@@ -147,14 +147,19 @@ class RummyAECEnv(AECEnv):
         self.encoder = self._make_encoder()
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        # True bounds (SuperSuit's normalize_obs and state_test need them finite): a scenario
+        # starts at most max_turns turns into a deal and the episode is cut max_turns turns
+        # after its reset, so the turn number stays under 2 * max_turns.
+        turn_cap = 2 * max_turns
+        low, high = self.encoder.bounds(turn_cap)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.layout.n) for a in self.possible_agents}
-        self.state_space = spaces.Box(-np.inf, np.inf, (self.encoder.state_layout.size,),
-                                      np.float32)
+        low, high = self.encoder.state_bounds(turn_cap)
+        self.state_space = spaces.Box(low, high, dtype=np.float32)
         self._has_reset = False
         self.np_random, _ = seeding.np_random(None)
 
@@ -212,6 +217,7 @@ class RummyAECEnv(AECEnv):
             rng = self.np_random
         if scenario is not None:
             st = self._state_from_dict(scenario, rng)
+            self._check_in_bounds(st)
         else:
             deal = self.deal_option
             if deal == "random":
@@ -239,6 +245,34 @@ class RummyAECEnv(AECEnv):
         if st.is_deal_over:
             self._finish_deal()
         self._select()
+
+    def _check_in_bounds(self, st: Any) -> None:
+        """A scenario's position must be one whose play stays inside the declared spaces:
+        ScenarioError (nothing changed yet) for a turn number beyond ``max_turns`` or any
+        observation or state entry out of bounds (huge scores, counts, claims ...)."""
+        if st.turn_number > self.max_turns:
+            raise ScenarioError(f"turn_number={st.turn_number} is beyond max_turns="
+                                f"{self.max_turns}; allowed: 0..{self.max_turns}")
+        space = self.observation_spaces[self.possible_agents[0]]["observation"]
+        checks = [(f"observation of seat {seat}", self.encoder.layout, space,
+                   lambda seat=seat: self.encoder.observe(st, seat))
+                  for seat in range(self.num_players)]
+        checks.append(("state", self.encoder.state_layout, self.state_space,
+                       lambda: self.encoder.state(st)))
+        for what, layout, box, build in checks:
+            try:
+                vec = build()
+            except OverflowError:
+                raise ScenarioError(f"the scenario's numbers overflow the {what}") from None
+            bad = np.flatnonzero((vec < box.low) | (vec > box.high) | ~np.isfinite(vec))
+            if bad.size:
+                i = int(bad[0])
+                piece = next(p for p in layout.pieces.values() if p.start <= i < p.stop)
+                raise ScenarioError(
+                    f"the scenario puts {what} piece {piece.name!r} (entry {i - piece.start}) "
+                    f"at {float(vec[i])}, outside what play can reach "
+                    f"[{float(box.low[i])}, {float(box.high[i])}]: a count, score or total "
+                    "out of range")
 
     def _select(self) -> None:
         cur = self.state_obj.current_player

@@ -121,6 +121,9 @@ Version History
   warning (``illegal_action="penalize"``, PettingZoo classic's convention; ``"raise"`` keeps
   the old behaviour); anything but an integer id (floats, strings, bools) is refused with
   ``IllegalActionError`` instead of being converted. Legal play is unchanged.
+* v1 (also): observation and state spaces declare their true, finite bounds instead of
+  ``Box(-inf, inf)``; a scenario whose position lies outside them (huge scores or counts, a
+  turn number beyond ``max_turns``) is refused with ``ScenarioError``.
 """
 
 from __future__ import annotations

@@ -121,6 +121,23 @@ class GinEncoder:
         if list(self.layout.pieces)[-3:] != ["counts", "points", "turn"]:
             raise AssertionError("observe() writes the six floats at the end in this order")
 
+    def bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """True ``(low, high)`` of every observation entry (see ``ContractEncoder.bounds``):
+        the 0/1 pieces, the pile counts (at most every card), a hand's points at most a
+        bonus plus a whole pack's deadwood (GR-7)."""
+        r = self.game.rules
+        deal = max(r.gin_bonus, r.undercut_bonus) + 340  # 4 * (1 + ... + 9) + 16 * 10
+        spec = {name: (0, 1) for name, _, _ in _BINARY}
+        spec.update({"counts": (0, _CARDS / _STOCK_AFTER_DEAL),
+                     "points": (0, r.num_deals * deal / 100.0),
+                     "turn": (0, [turn_cap / 100.0, 1])})
+        return self.layout.bounds(spec)
+
+    def state_bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` of the state vector (see ``bounds``)."""
+        lo, hi = self.bounds(turn_cap)
+        return self.state_layout.bounds({"hands": (0, 1), "stock": (0, 1), "public": (lo, hi)})
+
     def _misc_bits(self, st: GinState, seat: int) -> int:
         """The one-hot pieces from ``upcard`` to ``upcard_refused`` (cached: they change a few
         times a hand)."""

@@ -159,6 +159,34 @@ class IndianEncoder:
         self._total = float(game.total_cards)
         self._deals = float(game.rules.num_deals)
 
+    def bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """True ``(low, high)`` of every observation entry (see ``ContractEncoder.bounds``):
+        a loser pays at most its pack cost or 10 points a card of a full hand, doubled for a
+        hand rummy (IR-10) and by the stakes (IR-11); the winner collects from every other
+        seat."""
+        g, r, n = self.game, self.game.rules, self._n
+        deck = np.asarray(g.deck, np.float64)
+        pack = float(max(r.first_pack_cost, r.later_pack_cost))
+        loser = max(pack, 2.0 * 10 * (r.hand_size + 1)) * 2.0
+        deals = r.num_deals
+        spec = {
+            "hand": (0, deck), "known": (0, deck), "indicator": (0, 1), "wild": (0, 1),
+            "taken": (0, 1), "discard_top": (0, 1), "discard_counts": (0, deck),
+            "discard_top_by": (0, 1), "hand_size": (0, (r.hand_size + 1) / 14.0),
+            "packed": (0, 1), "owed": (0, pack / 100.0), "had_turn": (0, 1), "to_move": (0, 1),
+            "dealer": (0, 1),
+            "scores": (-deals * (n - 1) * loser / 100.0, deals * loser / 100.0),
+            "phase": (0, 1), "counts": (0, 1), "turn": (0, [turn_cap / 100.0, 1, 2, 1]),
+        }
+        return self.layout.bounds(spec)
+
+    def state_bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` of the state vector (see ``bounds``)."""
+        deck = np.asarray(self.game.deck, np.float64)
+        lo, hi = self.bounds(turn_cap)
+        return self.state_layout.bounds({"hands": (0, deck), "stock": (0, deck),
+                                         "out_of_play": (0, deck), "public": (lo, hi)})
+
     def observe(self, st: IndianState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
         n = self._n

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummy_env.cards import NUM_NATURAL, NUM_TYPES
+from rummy_env.cards import JOKER, NUM_NATURAL, NUM_TYPES
 from rummy_env.codec import ActionLayout
-from rummy_env.manipulation.state import PHASES, ManipulationGame, ManipulationState, action_text
+from rummy_env.manipulation.state import (
+    PHASES, ManipulationGame, ManipulationState, action_text, card_value,
+)
 from rummy_env.obs import ObsLayout
 
 
@@ -79,6 +81,34 @@ class ManipulationEncoder:
         self._off = {name: p.start for name, p in self.layout.pieces.items()}
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._total = float(game.total_cards)
+
+    def bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """True ``(low, high)`` of every observation entry (see ``ContractEncoder.bounds``): a
+        deal scores a winner at most every other hand's value plus the bonuses (MR-8, MR-10),
+        the losers nothing."""
+        g, r, n = self.game, self.game.rules, self.game.num_players
+        deck = np.asarray(g.deck, np.float64)
+        jokers = float(deck[JOKER])
+        value = float(sum(card_value(t, r.joker_value) * deck[t] for t in range(NUM_TYPES)))
+        deal = ((n - 1) * value + r.knock_bonus + r.go_out_bonus + r.target_bonus
+                + r.deal_won_bonus * r.num_deals)
+        spec = {
+            "hand": (0, deck), "table": (0, deck[:NUM_NATURAL] + jokers),
+            "table_jokers": (0, jokers), "locked": (0, jokers),
+            "hand_size": (0, g.total_cards / 20.0),
+            "points": (0, r.num_deals * deal / r.game_target),
+            "deals_won": (0, r.num_deals / 10.0), "to_move": (0, 1), "dealer": (0, 1),
+            "phase": (0, 1),
+            "turn": (0, [1, 1, 1, jokers, 1, 1, 1, value / 100.0, 1]),
+        }
+        return self.layout.bounds(spec)
+
+    def state_bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` of the state vector (see ``bounds``)."""
+        deck = np.asarray(self.game.deck, np.float64)
+        lo, hi = self.bounds(turn_cap)
+        return self.state_layout.bounds({"hands": (0, deck), "stock": (0, deck),
+                                         "public": (lo, hi)})
 
     def observe(self, st: ManipulationState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
