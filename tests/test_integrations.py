@@ -316,3 +316,31 @@ def test_torchrl_rolls_out_full_episodes_of_two_variants_unchanged():
     for td in rollouts["indian_rummy"]:
         total = sum(td["next", f"player_{i}", "reward"].sum().item() for i in range(4))
         assert total == pytest.approx(0.0, abs=1e-6)
+
+
+def _docstring_example(doc: str) -> str:
+    """The first ``::`` code block of a docstring, dedented."""
+    import textwrap
+
+    block = doc.split("::\n\n", 1)[1]
+    lines = []
+    for line in block.splitlines():
+        if line and not line.startswith("    "):
+            break
+        lines.append(line)
+    return textwrap.dedent("\n".join(lines))
+
+
+def test_rllib_adapter_docstring_example_runs_as_written(ray_sandbox):
+    """The example at the top of rummy_env/integrations/rllib.py, executed as it is written
+    (Ray started first with the sandbox's temp dir); RLlib's env pre-check samples unmasked
+    actions and passes with the default illegal_action="penalize" (issue 16)."""
+    import ray
+
+    code = _docstring_example(rl.__doc__)
+    assert "masked_ppo_config(" in code and "algo.train()" in code
+    ray.init(num_cpus=2, include_dashboard=False, _temp_dir=ray_sandbox)
+    scope: dict = {}
+    exec(compile(code, "rummy_env/integrations/rllib.py docstring", "exec"), scope)
+    result = scope["result"]
+    assert result["env_runners"]["num_env_steps_sampled"] >= 512

@@ -12,9 +12,14 @@ the key and casts the mask; nothing else changes (same agents, same rewards, sam
 
     register_env(ENV_NAME, env_creator)   # once per driver; env runners get it from Ray
     config = (masked_ppo_config("contract_rummy", {"num_players": 4}, policies="shared")
-              .env_runners(num_env_runners=2, num_envs_per_env_runner=1))
-    algo = config.build_algo()
-    result = algo.train()
+              .env_runners(num_env_runners=1, num_envs_per_env_runner=1)
+              .training(train_batch_size_per_learner=512, minibatch_size=128, num_epochs=1))
+    algo = config.build_algo()   # RLlib's env pre-check samples unmasked actions: it relies
+    result = algo.train()        # on the default illegal_action="penalize"
+    algo.stop()
+
+(a small batch for a first run; RLlib's default is 4000 steps; ``tests/test_integrations.py``
+runs this block as written)
 
 * :func:`env_creator` (for ``register_env``) takes the env config ``{"variant": name,
   **options}`` (options as for :func:`rummy_env.make`) and returns a
