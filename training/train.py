@@ -140,8 +140,9 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         cfg["eval"]["every"] = args.eval_every
     if args.eval_deals is not None:
         cfg["eval"]["deals"] = args.eval_deals
-    if args.final_deals is not None:
+    if args.final_deals is not None:  # the flag sets every final opponent's deal count
         cfg["eval"]["final_deals"] = args.final_deals
+        cfg["eval"]["final_deals_by"] = {}
     if args.no_progress:
         cfg["progress_bar"] = False
     for s in args.set:
