@@ -92,6 +92,10 @@ def test_mix_of_opponents_trains(tmp_path):
                    "--set", "eval.final_opponents=[random, greedy]",
                    "--set", "eval.final_deals_by={random: 4}")
     summary = train(cfg)
+    # the SB3 zip carries the policy header: as a bot it plays exactly like the .npz export
+    from rummy_env.bots import make_bot
+    z, n = make_bot(str(tmp_path / "best.zip")), make_bot(str(tmp_path / "best.npz"))
+    assert z.meta["features"] is True and z.meta == n.meta
     assert set(summary["final"]) == {"random", "greedy"}
     assert summary["final"]["random"]["deals"] == 4 and summary["final"]["greedy"]["deals"] == 2
     evals = json.loads((tmp_path / "evals.json").read_text())

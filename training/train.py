@@ -286,8 +286,10 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
     def run_eval(step: int, deals: int, tag: str) -> None:
         c0 = time.process_time()
+        # the header rides in the SB3 zip too, so make_bot(".zip") knows about the features
+        model.rummy_meta = policy_meta(cfg, step)
         model.save(out / f"{tag}.zip")
-        path = export_policy(model, out / f"{tag}.npz", **policy_meta(cfg, step))
+        path = export_policy(model, out / f"{tag}.npz", **model.rummy_meta)
         for opp in ev["opponents"]:
             res = _evaluate(cfg, str(path), opp, deals, seed=_SELECTION_SEED + step)
             row = _row(step, opp, res, tag)
@@ -380,8 +382,9 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     # CPU time of this process: on a shared machine it, not the wall clock, is the "one core
     # for N minutes" budget. PPO's share excludes the periodic evaluations.
     cpu["ppo"] = time.process_time() - c0 - cb.eval_cpu
+    model.rummy_meta = policy_meta(cfg, cfg["timesteps"])
     model.save(out / "final.zip")
-    export_policy(model, out / "final.npz", **policy_meta(cfg, cfg["timesteps"]))
+    export_policy(model, out / "final.npz", **model.rummy_meta)
     if ev["opponents"] and cfg["timesteps"] > 0 and not any(
             h["timesteps"] == cfg["timesteps"] for h in history):
         run_eval(cfg["timesteps"], ev["deals"], "final")
