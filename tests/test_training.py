@@ -136,6 +136,45 @@ def test_pretrain_clones_the_teacher_and_reports_the_cloned_policy(tmp_path):
     assert summary["cpu_seconds"]["collect"] > 0 and summary["cpu_seconds"]["clone"] > 0
 
 
+def test_dagger_rounds_label_the_clones_own_states(tmp_path):
+    """DAgger: the clone plays, the teacher labels; each round joins the data set and reports
+    how often the clone already agreed with the teacher."""
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--pretrain", "greedy:300", "--set", "pretrain.epochs=1",
+                   "--set", "pretrain.dagger_rounds=2", "--set", "pretrain.dagger_decisions=100",
+                   "--set", "pretrain.dagger_epochs=1")
+    summary = train(cfg)
+    rounds = summary["pretrain"]["dagger"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    assert all(r["decisions"] >= 100 and 0.0 <= r["agreement"] <= 1.0 for r in rounds)
+    # the data set is the teacher's first collection (at least 300) plus every round's
+    assert summary["pretrain"]["decisions"] - sum(r["decisions"] for r in rounds) >= 300
+
+
+def test_collect_with_an_actor_records_the_teachers_labels():
+    """With an actor, the actor's actions are played and the teacher's are the labels."""
+    import numpy as np
+
+    from training.opponents import Schedule
+    from training.pretrain import collect
+    from training.train import _make_env_fn
+
+    cfg = resolve_config(["--config", "configs/train/gin_rummy.yaml", "--n-envs", "1"])
+    env = _make_env_fn(cfg, 0, Schedule("greedy").sampler())()
+
+    def first_legal(obs, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    data = collect([env], "greedy", 60, gamma=0.99, seed=3, actor=first_legal)
+    first = np.argmax(data["mask"], axis=1)
+    assert (data["played"] == first).all()
+    assert data["mask"][np.arange(len(data["action"])), data["action"]].all()
+    assert (data["action"] != data["played"]).any()  # greedy does not always play the first
+    plain = collect([env], "greedy", 60, gamma=0.99, seed=3)
+    assert (plain["played"] == plain["action"]).all()
+
+
 def test_bad_schedules_and_flags_are_refused():
     with pytest.raises(SystemExit, match="opponents"):
         resolve_config(["--set", "opponents={mix: {nobot: 1.0}}"])

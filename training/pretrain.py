@@ -9,34 +9,51 @@ and, with ``value: true``, the critic by regression on the teacher's returns, so
 first updates start from a critic that already explains the returns of a policy like its own
 (a random critic's advantages would first pull the cloned actor away from the teacher).
 
+Plain cloning trains on the states the *teacher* visits; the clone's own small errors then lead
+it into states the teacher never showed it, and the errors compound. ``dagger_rounds`` adds
+DAgger rounds (Ross, Gordon and Bagnell, 2011): the clone plays the learning seat (its argmax
+action, as evaluation plays it), the teacher labels every decision it meets, the new decisions
+join the data set and the policy is fitted again on all of it. Each round reports how often the
+clone already chose the teacher's action on its own states (``agreement``).
+
 Config (``pretrain:`` in the training YAML, or ``--pretrain greedy:200000``)::
 
     pretrain: {teacher: greedy, decisions: 200000, epochs: 4, batch_size: 512, lr: 1.0e-3,
-               value: true}
+               value: true, dagger_rounds: 0, dagger_decisions: 50000, dagger_epochs: 2}
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from rummy_env.bots import make_bot, seat_view
 
 PRETRAIN_DEFAULTS: dict[str, Any] = {"teacher": None, "decisions": 0, "epochs": 4,
-                                     "batch_size": 512, "lr": 1.0e-3, "value": True}
+                                     "batch_size": 512, "lr": 1.0e-3, "value": True,
+                                     "dagger_rounds": 0, "dagger_decisions": 50_000,
+                                     "dagger_epochs": 2}
+
+#: ``actor(obs, mask) -> action``: who plays the learning seat while the teacher labels.
+Actor = Callable[[np.ndarray, np.ndarray], int]
 
 
 def collect(envs: list[Any], teacher: str, decisions: int, gamma: float,
-            seed: int = 0) -> dict[str, np.ndarray]:
+            seed: int = 0, actor: Actor | None = None) -> dict[str, np.ndarray]:
     """At least ``decisions`` decisions of ``teacher`` in the learner's seat of ``envs`` (the
     Gymnasium single-seat envs of the run, wrappers included), in whole episodes, cycling over
-    the envs. Returns ``obs`` (float32), ``mask`` (bool), ``action``, ``ret`` (discounted
-    return from each decision on, float32)."""
+    the envs. Returns ``obs`` (float32), ``mask`` (bool), ``action`` (the teacher's),
+    ``ret`` (discounted return from each decision on, float32) and ``played`` (the action
+    taken).
+
+    With ``actor``, the actor plays and the teacher only labels the decisions (DAgger); the
+    returns are then the actor's."""
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
     act_l: list[int] = []
+    played_l: list[int] = []
     ret_l: list[np.ndarray] = []
     bot = make_bot(teacher, seed)
     k = 0
@@ -50,10 +67,12 @@ def collect(envs: list[Any], teacher: str, decisions: int, gamma: float,
         while not done:
             mask = env.action_masks()
             a = int(bot.act(seat_view(base.aec, base.learner)))
+            play = a if actor is None else int(actor(obs, mask))
             obs_l.append(obs)
             mask_l.append(mask)
             act_l.append(a)
-            obs, r, term, trunc, _ = env.step(a)
+            played_l.append(play)
+            obs, r, term, trunc, _ = env.step(play)
             rewards.append(float(r))
             done = term or trunc
         ret = np.zeros(len(rewards), dtype=np.float32)
@@ -64,7 +83,25 @@ def collect(envs: list[Any], teacher: str, decisions: int, gamma: float,
         ret_l.append(ret)
         k += 1
     return {"obs": np.asarray(obs_l, dtype=np.float32), "mask": np.asarray(mask_l, dtype=bool),
-            "action": np.asarray(act_l, dtype=np.int64), "ret": np.concatenate(ret_l)}
+            "action": np.asarray(act_l, dtype=np.int64), "ret": np.concatenate(ret_l),
+            "played": np.asarray(played_l, dtype=np.int64)}
+
+
+def argmax_actor(policy: Any) -> Actor:
+    """The policy's most probable legal action, as evaluation plays it."""
+    import torch as th
+
+    def act(obs: np.ndarray, mask: np.ndarray) -> int:
+        with th.no_grad():
+            dist = policy.get_distribution(th.as_tensor(obs[None], dtype=th.float32),
+                                           action_masks=mask[None])
+            return int(dist.get_actions(deterministic=True)[0])
+    return act
+
+
+def merge(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Two collections as one data set."""
+    return {k: np.concatenate([a[k], b[k]]) for k in a}
 
 
 def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size: int = 512,
@@ -80,7 +117,7 @@ def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size:
     order = rng.permutation(n)
     n_val = max(1, n // 10)
     val, tr = order[:n_val], order[n_val:]
-    t = {k: th.as_tensor(v) for k, v in data.items()}
+    t = {k: th.as_tensor(v) for k, v in data.items() if k != "played"}
     opt = th.optim.Adam(policy.parameters(), lr=lr)
     history = []
     for ep in range(epochs):
@@ -128,4 +165,4 @@ def parse_flag(text: str) -> dict[str, Any]:
     return {"teacher": teacher, "decisions": decisions}
 
 
-__all__ = ["PRETRAIN_DEFAULTS", "clone", "collect", "parse_flag"]
+__all__ = ["PRETRAIN_DEFAULTS", "argmax_actor", "clone", "collect", "merge", "parse_flag"]

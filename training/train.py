@@ -342,7 +342,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     pre = cfg["pretrain"]
     pretrain_report: dict[str, Any] = {}
     if pre.get("teacher") and int(pre.get("decisions", 0)) > 0:
-        from training.pretrain import clone, collect
+        from training.pretrain import argmax_actor, clone, collect, merge
 
         c0 = time.process_time()
         envs = [fn() for fn in _make_env_fn_list(cfg, schedule)]
@@ -356,6 +356,25 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
             model.policy, data, epochs=int(pre["epochs"]), batch_size=int(pre["batch_size"]),
             lr=float(pre["lr"]), value=bool(pre["value"]), seed=cfg["seed"])
         cpu["clone"] = time.process_time() - c0
+        pretrain_report["decisions"] = int(len(data["action"]))
+        rounds = pretrain_report["dagger"] = []
+        for r in range(int(pre.get("dagger_rounds") or 0)):
+            c0 = time.process_time()
+            new = collect(envs, pre["teacher"], int(pre["dagger_decisions"]),
+                          gamma=float(cfg["ppo"].get("gamma", 0.99)),
+                          seed=cfg["seed"] + 1_000 * (r + 1), actor=argmax_actor(model.policy))
+            cpu["collect"] += time.process_time() - c0
+            agree = float(np.mean(new["played"] == new["action"]))
+            print(f"[dagger] round {r + 1}: {len(new['action'])} decisions of the clone, "
+                  f"teacher's action chosen on {agree:.4f} of them", flush=True)
+            data = merge(data, new)
+            c0 = time.process_time()
+            epochs = clone(model.policy, data, epochs=int(pre["dagger_epochs"]),
+                           batch_size=int(pre["batch_size"]), lr=float(pre["lr"]) / 2,
+                           value=bool(pre["value"]), seed=cfg["seed"] + r + 1)
+            cpu["clone"] += time.process_time() - c0
+            rounds.append({"round": r + 1, "decisions": int(len(new["action"])),
+                           "agreement": agree, "epochs": epochs})
         pretrain_report["decisions"] = int(len(data["action"]))
         del data, envs
         run_eval(0, ev["deals"], "pretrained")
