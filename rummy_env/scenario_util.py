@@ -5,12 +5,14 @@ Each raises :class:`~rummy_env.errors.ScenarioError` naming the scenario key at 
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Callable
 
 import numpy as np
 
 from rummy_env.cards import NUM_TYPES, card_str, counts_to_list, parse_card
 from rummy_env.errors import CardParseError, ScenarioError
+from rummy_env.scenario_schema import Schema
 
 
 def cards_at(items: Any, where: str) -> list[int]:
@@ -59,17 +61,14 @@ def int_list(v: Any, n: int, name: str, lo: int | None = None) -> list[int]:
     return [int(x) for x in v]
 
 
-def scenario_start(d: Any, keys: set[str], name: str, n: int, num_deals: int,
+def scenario_start(d: Any, schema: Schema, name: str, n: int, num_deals: int,
                    rng: np.random.Generator) -> tuple[int, int, int]:
-    """The checks every loader starts with: a dict with known keys, the right player count and
-    variant (where given), then ``(deal, dealer, to_move)``: the deal in ``1..num_deals``
-    (default 1), the dealer (default drawn from ``rng``) and the player to move (default the
-    seat after the dealer, C-5)."""
-    if not isinstance(d, dict):
-        raise ScenarioError(f"scenario must be a dict, got {type(d).__name__}")
-    unknown = set(d) - keys
-    if unknown:
-        raise ScenarioError(f"unknown scenario keys {sorted(unknown)}; allowed: {sorted(keys)}")
+    """The checks every loader starts with: the declared schema (types and ranges of every key,
+    unknown keys refused, :mod:`rummy_env.scenario_schema`), the right player count and variant
+    (where given), then ``(deal, dealer, to_move)``: the deal in ``1..num_deals`` (default 1),
+    the dealer (default drawn from ``rng``) and the player to move (default the seat after the
+    dealer, C-5)."""
+    schema.validate(d, n)
     if "num_players" in d and d["num_players"] != n:
         raise ScenarioError(f"scenario num_players={d['num_players']!r} but the game has {n}")
     if "variant" in d and d["variant"] != name:
@@ -92,3 +91,29 @@ def unplaced_cards(deck: Any, placed: list[int], name: str, n: int,
                                 f"with {n} players has {deck[t]}")
     rest = counts_to_list([deck[t] - placed[t] for t in range(NUM_TYPES)])
     return [rest[i] for i in rng.permutation(len(rest))]
+
+
+def verify_built(st: Any, load: Callable[[Any], Any], live: bool) -> None:
+    """The safety net after a family's declared and meaning checks, before the position is
+    committed: the actor of a live position has a legal action, and the position round-trips
+    (``to_dict`` is JSON and loading it again gives the same position), so a refused scenario
+    is caught here rather than a few steps into play. ``load`` rebuilds a state from a dict
+    (the family's loader without this check, with a generator of its own: the dict places
+    every card, and the env's generator must not move)."""
+    if live and st.current_player >= 0 and not st.legal_actions():
+        raise ScenarioError(f"scenario leaves player_{st.current_player} no legal action in "
+                            f"phase {st.phase}")
+    try:
+        d = st.to_dict()
+        text = json.dumps(d)
+    except (TypeError, ValueError) as e:
+        raise ScenarioError(f"scenario builds a position that does not serialise: {e}") from None
+    try:
+        again = load(json.loads(text)).to_dict()
+    except ScenarioError as e:
+        raise ScenarioError(f"scenario builds a position its own get_state() does not load "
+                            f"back ({e})") from None
+    if again != d:
+        diff = sorted(k for k in d if again.get(k) != d[k])
+        raise ScenarioError(f"scenario builds a position that does not round-trip through "
+                            f"get_state(): {', '.join(diff)} differ")

@@ -11,7 +11,8 @@ key                meaning
 ``phase``          ``draw`` (default: the start of ``to_move``'s turn), ``claim``, ``play``,
                    ``deal_over``, ``game_over``, ``call`` (a Shanghai window, SH-6: the top
                    discard was just discarded and ``to_move`` is the next player)
-``hands``          one list of cards per seat
+``hands``          one list of cards per seat; ``null`` for a seat (or no ``hands`` key) deals
+                   that hand from the unplaced cards (as in every family)
 ``stock``          stock cards, top card first
 ``discard``        discard pile, bottom first, top last
 ``discarders``     who discarded each pile card (-1 for the up-card); default -1 for every card
@@ -32,6 +33,16 @@ key                meaning
 ``zones``          (output only) every place a card can be, each physical card exactly once
 =================  ===============================================================================
 
+Types and ranges are declared in :data:`SCHEMA` (:mod:`rummy_env.scenario_schema`, which
+tabulates them); unknown keys are refused, under ``turn`` too. Turn data must be what play can
+reach in the phase: ``contract_left``/``contract_laid`` only in phase ``play`` for a player who
+has not melded, the laid shapes being that player's table melds and the two together the deal's
+contract; ``jokers_owed`` at most the jokers held, by a melded player;
+``obligation`` (held in phase ``play``) and ``forbidden`` only with the rules that make them
+(SP-4), all three clear at the start of a turn (phases ``draw`` and ``claim``);
+``claim_queue`` only in phases ``claim`` and ``call``; ``melded_turn`` -1 exactly for the seats
+that have not melded.
+
 A partial scenario is completed: cards of the packs that it places nowhere go to the stock, in
 an order shuffled by the seeded generator, below any stock cards it lists; other keys take
 their start-of-deal values. Anything inconsistent is a :class:`~rummy_env.errors.ScenarioError`
@@ -44,21 +55,47 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list, parse_card
-from rummy_env.contract.melds import TableMeld, shape_of
-from rummy_env.contract.state import DRAW, ContractGame, ContractState
-from rummy_env.errors import CardParseError, ScenarioError
-from rummy_env.scenario_util import cards_at, int_list, per_seat_cards, seat_at, scenario_start, unplaced_cards
+from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list
+from rummy_env.contract.melds import TableMeld, req_for_shape, shape_of
+from rummy_env.contract.state import CALL, CLAIM, DRAW, PHASES, PLAY, ContractGame, ContractState
+from rummy_env.errors import ScenarioError
+from rummy_env.scenario_schema import (
+    CARD, CARDS, Bool, Dict, Int, List, Null, Num, Schema, Seat, Str, Tuple,
+)
+from rummy_env.scenario_util import (
+    card_at, cards_at, int_list, per_seat_cards, scenario_start, seat_at, unplaced_cards,
+    verify_built,
+)
 
-_KEYS = {
-    "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "table",
-    "melded", "scores", "claims_used", "known", "turn", "deal_delta", "zones", "variant",
-    "num_players", "deals_played", "kitty", "pennies",
-}
-
-
-
-
+_KIND = Str(("set", "run"))
+#: The contract family's keys on top of the common ones (scenario_schema.COMMON).
+SCHEMA = Schema("contract", {
+    "phase": Str(PHASES),
+    "discard": CARDS,
+    "discarders": List(Seat(none=True)),
+    "table": List(Dict({"owner": Seat(), "kind": _KIND, "cards": CARDS, "wilds": CARDS},
+                       required=("owner", "cards"), name="a meld")),
+    "melded": List(Seat(), unique=True),
+    "claims_used": List(Int(0), per_seat=True),
+    "kitty": Int(0),
+    "pennies": List(Num(), per_seat=True),
+    "known": List(CARDS, per_seat=True),
+    "deal_delta": List(Int(), per_seat=True),
+}, {
+    "melded_turn": List(Int(-1), per_seat=True),
+    "contract_left": Null(List(Tuple(((_KIND, Int(1, 200)),)), max_len=20)),
+    "contract_laid": List(Tuple(((Str(("set",)), Int(1, 13), Int(1, 200)),
+                                 (Str(("run",)), Int(0, 3), Int(1, 14), Int(1, 14)))),
+                          max_len=20),
+    "jokers_owed": Int(0, 200),
+    "obligation": Null(CARD),
+    "forbidden": Null(CARD),
+    "claim_queue": List(Seat(), unique=True),
+    "last_claimer": Seat(none=True),
+    "announced": Bool(),
+    "went_out": Seat(none=True),
+    "last_deal_delta": List(Int(), per_seat=True),
+})
 
 
 def _shape_text(sh: Any) -> Any:
@@ -128,11 +165,14 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
 
 
 
-def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Generator) -> ContractState:
-    """Build a position from plain data (see the module docstring), validated."""
+def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Generator,
+                    verify: bool = True) -> ContractState:
+    """Build a position from plain data (see the module docstring), validated: the declared
+    schema first, then the meaning of each part, then (``verify``) the built position's
+    round trip (:func:`~rummy_env.scenario_util.verify_built`)."""
     rules, n = game.rules, game.num_players
     st = ContractState(game)
-    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, n, rules.num_deals, rng)
+    st.deal, st.dealer, st.to_move = scenario_start(d, SCHEMA, rules.name, n, rules.num_deals, rng)
     phase = d.get("phase", DRAW)
     if phase not in game.phases:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(game.phases)}")
@@ -141,17 +181,17 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
 
     placed = [0] * NUM_TYPES
     hand_size = rules.hand_sizes[st.deal - 1]
-    if "hands" in d:
-        for s, cards in enumerate(per_seat_cards(d["hands"], n, "hands")):
-            for t in cards:
+    hv = d.get("hands")
+    to_deal = list(range(n)) if hv is None else [s for s in range(n) if hv[s] is None]
+    for s in range(n):
+        if hv is not None and hv[s] is not None:
+            for t in cards_at(hv[s], f"hands[{s}]"):
                 st.hands[s][t] += 1
                 placed[t] += 1
     table: list[TableMeld] = []
     if not isinstance(d.get("table", []), (list, tuple)):
         raise ScenarioError("scenario table must be a list of melds")
     for i, m in enumerate(d.get("table", [])):
-        if not isinstance(m, dict) or "cards" not in m or "owner" not in m:
-            raise ScenarioError(f"scenario table[{i}] must be a dict with 'owner' and 'cards'")
         owner = seat_at(m["owner"], n, f"table[{i}].owner")
         cards = cards_at(m["cards"], f"table[{i}].cards")
         wilds = cards_at(m.get("wilds", []), f"table[{i}].wilds")
@@ -164,6 +204,9 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         it = iter(wilds)
         stands = [next(it) if rules.is_wild(c) else c for c in cards]
         shape = shape_of(rules, cards, stands)
+        if shape is not None and m.get("kind", shape[0]) != shape[0]:
+            raise ScenarioError(f"scenario table[{i}].kind={m['kind']!r} but the cards make a "
+                                f"{shape[0]}")
         if shape is None:
             raise ScenarioError(
                 f"scenario table[{i}] {' '.join(m['cards'])} is not a valid set or run under "
@@ -185,13 +228,14 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         for t in discard:
             placed[t] += 1
     rest = unplaced_cards(game.deck, placed, rules.name, n, rng)
-    if "hands" not in d:
-        # Deal the hands from the unplaced cards.
-        if len(rest) < hand_size * n:
+    if to_deal:
+        # Deal the hands not given (every seat's when there is no ``hands``) from the
+        # unplaced cards, one at a time round the table as at the start of a deal.
+        if len(rest) < hand_size * len(to_deal):
             raise ScenarioError("scenario leaves too few cards to deal the hands")
-        for i in range(hand_size * n):
-            st.hands[i % n][rest[i]] += 1
-        rest = rest[hand_size * n:]
+        for i in range(hand_size * len(to_deal)):
+            st.hands[to_deal[i % len(to_deal)]][rest[i]] += 1
+        rest = rest[hand_size * len(to_deal):]
     if discard is None:
         if not rest:
             raise ScenarioError("scenario leaves no card to start the discard pile")
@@ -201,25 +245,19 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     st.stock = (stock_top + rest)[::-1]
     if "discarders" in d:
         dl = d["discarders"]
-        if not isinstance(dl, (list, tuple)) or len(dl) != len(discard) or any(
-            not isinstance(x, int) or not -1 <= x < n for x in dl
-        ):
+        if len(dl) != len(discard):
             raise ScenarioError(
                 f"scenario discarders must hold one seat (or -1) per discard ({len(discard)})"
             )
-        st.discarder = list(dl)
+        st.discarder = [int(x) for x in dl]
     else:
         st.discarder = [-1] * len(discard)
         if len(discard) > 1:
             st.discarder[-1] = (st.to_move - 1) % n
     melded = d.get("melded", sorted({m.owner for m in table}))
-    if not isinstance(melded, (list, tuple)):
-        raise ScenarioError("scenario melded must be a list of seats")
     for s in melded:
         st.melded[seat_at(s, n, "melded[]")] = True
     turn = d.get("turn", {})
-    if not isinstance(turn, dict):
-        raise ScenarioError("scenario turn must be a dict")
     in_progress = turn.get("contract_left") is not None
     for m in table:
         # A contract being laid this turn (turn.contract_left) puts melds down before the
@@ -229,15 +267,9 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if "claims_used" in d:
         st.claims_used = int_list(d["claims_used"], n, "claims_used")
     if "kitty" in d:
-        if not isinstance(d["kitty"], int) or isinstance(d["kitty"], bool) or d["kitty"] < 0:
-            raise ScenarioError(f"scenario kitty={d['kitty']!r} must be an int >= 0")
-        st.kitty = d["kitty"]
+        st.kitty = int(d["kitty"])
     if "pennies" in d:
-        pn = d["pennies"]
-        if (not isinstance(pn, (list, tuple)) or len(pn) != n
-                or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in pn)):
-            raise ScenarioError(f"scenario pennies must hold one number per seat ({n})")
-        st.pennies = [float(x) for x in pn]
+        st.pennies = [float(x) for x in d["pennies"]]
     if "known" in d:
         for s, cards in enumerate(per_seat_cards(d["known"], n, "known")):
             for t in cards:
@@ -247,13 +279,9 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
     if "deal_delta" in d:
         st.deal_delta = int_list(d["deal_delta"], n, "deal_delta")
     st.deals_played = int(d.get("deals_played", st.deal - 1))
-    try:
-        _load_turn(st, turn, n)
-    except ScenarioError:
-        raise
-    except (TypeError, ValueError, KeyError, CardParseError) as e:
-        raise ScenarioError(f"scenario turn is malformed: {e}") from None
+    _load_turn(st, turn, n)
     st.phase = phase
+    _check_turn(st, phase)
     if phase == "claim":
         if not rules.may_i:
             raise ScenarioError(f"scenario phase 'claim' but {rules.name} has no May I? claims")
@@ -286,27 +314,112 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         raise ScenarioError(
             "scenario phase 'draw' with an empty stock and at most one discard: nothing can be "
             "reshuffled (C-7), so the deal ended before this turn (CR-11)")
-    if phase in ("draw", "play") and not st.legal_actions():
-        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
+    if verify:
+        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False),
+                     live=phase in (DRAW, PLAY, CLAIM, CALL))
     return st
 
 
 def _load_turn(st: ContractState, turn: dict[str, Any], n: int) -> None:
-    """Turn sub-state of a scenario (see the schema)."""
+    """Turn sub-state of a scenario (see the schema; types and ranges are checked already)."""
     st.turn_number = int(turn.get("number", 1))
     st.melded_turn = [(-1 if not st.melded[s] else 0) for s in range(n)]
     if "melded_turn" in turn:
-        st.melded_turn = int_list(turn["melded_turn"], n, "turn.melded_turn")
+        st.melded_turn = [int(x) for x in turn["melded_turn"]]
     cl = turn.get("contract_left")
     st.contract_left = None if cl is None else [(str(k), int(v)) for k, v in cl]
-    st.contract_laid = [tuple(x) for x in turn.get("contract_laid", [])]
+    st.contract_laid = [(str(x[0]),) + tuple(int(v) for v in x[1:])
+                        for x in turn.get("contract_laid", [])]
     st.jokers_owed = int(turn.get("jokers_owed", 0))
     ob, fb = turn.get("obligation"), turn.get("forbidden")
-    st.obligation = parse_card(ob) if ob else -1
-    st.forbidden = parse_card(fb) if fb else -1
-    st.claim_queue = [seat_at(s, n, "turn.claim_queue[]") for s in turn.get("claim_queue", [])]
+    st.obligation = card_at(ob, "turn.obligation") if ob is not None else -1
+    st.forbidden = card_at(fb, "turn.forbidden") if fb is not None else -1
+    st.claim_queue = [int(s) for s in turn.get("claim_queue", [])]
     st.last_claimer = int(turn.get("last_claimer", -1))
     st.announced = bool(turn.get("announced", False))
     st.went_out = int(turn.get("went_out", -1))
     if "last_deal_delta" in turn:
-        st.last_deal_delta = int_list(turn["last_deal_delta"], n, "turn.last_deal_delta")
+        st.last_deal_delta = [int(x) for x in turn["last_deal_delta"]]
+
+
+def _check_turn(st: ContractState, phase: str) -> None:
+    """The turn data must be what play can reach in ``phase`` (issue 16: inconsistent
+    ``contract_left``, ``jokers_owed`` or ``obligation`` left the actor without a move a few
+    steps later, or named shapes the action table does not have)."""
+    rules, n, seat = st.rules, st.n, st.to_move
+    hand = st.hands[seat]
+    for s in range(n):
+        mt = st.melded_turn[s]
+        if st.melded[s] and not 0 <= mt <= st.turn_number:
+            raise ScenarioError(f"scenario turn.melded_turn[{s}]={mt}: seat {s} has melded, so "
+                                f"it is the turn it met its contract, 0..turn.number")
+        if not st.melded[s] and mt != -1:
+            raise ScenarioError(f"scenario turn.melded_turn[{s}]={mt} but seat {s} has not "
+                                "melded (-1)")
+    # Contract progress (CR-5): melds of to_move's contract laid this turn, the rest to lay.
+    if st.contract_left is None:
+        if st.contract_laid:
+            raise ScenarioError("scenario turn.contract_laid without turn.contract_left: the "
+                                "contract melds laid this turn are listed only while the "
+                                "contract is in progress")
+    else:
+        if phase != PLAY or st.melded[seat]:
+            raise ScenarioError("scenario turn.contract_left: a contract is in progress only in "
+                                "phase 'play', for a player to move who has not melded")
+        if not st.contract_laid or not st.contract_left:
+            raise ScenarioError("scenario turn.contract_left and turn.contract_laid: a contract "
+                                "in progress has melds laid and melds left (else it is null)")
+        c = rules.contracts[st.deal - 1]
+        reqs = [("set", k) for k in c.sets] + [("run", k) for k in c.runs]
+        for i, sh in enumerate(st.contract_laid):
+            j = req_for_shape(reqs, sh, rules.exact_contract_sizes) if _shape_ok(sh) else None
+            if j is None:
+                raise ScenarioError(f"scenario turn.contract_laid[{i}]={list(sh)} is not a meld "
+                                    f"deal {st.deal}'s contract still needs ({reqs})")
+            reqs.pop(j)
+        if sorted(reqs) != sorted(st.contract_left):
+            raise ScenarioError(f"scenario turn.contract_left={[list(r) for r in st.contract_left]}"
+                                f" but deal {st.deal}'s contract less the melds laid leaves "
+                                f"{[list(r) for r in reqs]}")
+        mine = sorted(_table_shape(m) for m in st.table if m.owner == seat)
+        if mine != sorted(st.contract_laid):
+            raise ScenarioError("scenario turn.contract_laid must be the shapes of to_move's "
+                                f"table melds ({[list(x) for x in mine]}), laid this turn")
+    # The rest is this turn's data (CR-8's freed jokers, SP-4's dug and taken cards): clear at
+    # the start of a turn (draw, claim), checked against the hand in play, and left as the
+    # turn ended it in a Shanghai call window or once the deal is over (the engine clears it
+    # only when the next turn begins).
+    flags = (("jokers_owed", st.jokers_owed > 0, rules.joker_swap, "joker swaps (CR-8)"),
+             ("obligation", st.obligation >= 0, rules.dig, "digging (SP-4)"),
+             ("forbidden", st.forbidden >= 0, rules.no_discard_taken,
+              "a taken discard that may not be discarded (SP-4)"))
+    for name, is_set, allowed, what in flags:
+        if is_set and (phase in (DRAW, CLAIM) or not allowed):
+            raise ScenarioError(f"scenario turn.{name} is set, but it is only for a turn in "
+                                f"progress (not phase {phase!r}) of a game with {what}")
+    if phase == PLAY:
+        if st.jokers_owed and not st.melded[seat]:
+            raise ScenarioError("scenario turn.jokers_owed: only a player who has melded swaps "
+                                "jokers (CR-8)")
+        if hand[JOKER] < st.jokers_owed:
+            raise ScenarioError(f"scenario turn.jokers_owed={st.jokers_owed} but player_{seat} "
+                                f"holds {hand[JOKER]} jokers")
+        if st.obligation >= 0 and not hand[st.obligation]:
+            raise ScenarioError(f"scenario turn.obligation={card_str(st.obligation)} is not in "
+                                f"the hand of player_{seat}")
+    if phase not in (CLAIM, CALL) and st.claim_queue:
+        raise ScenarioError("scenario turn.claim_queue is only for phases 'claim' and 'call'")
+    if phase in (CLAIM, CALL) and len(set(st.claim_queue)) != len(st.claim_queue):
+        raise ScenarioError("scenario turn.claim_queue lists a seat twice")
+    if st.went_out >= 0 and (not st.is_deal_over or st.hand_size(st.went_out)):
+        raise ScenarioError(f"scenario turn.went_out={st.went_out}: set only once the deal is "
+                            "over, for a seat with an empty hand")
+
+
+def _shape_ok(sh: tuple) -> bool:
+    """A shape the action table can name: a run low to high within the ranks."""
+    return sh[0] == "set" or sh[2] <= sh[3]
+
+
+def _table_shape(m: TableMeld) -> tuple:
+    return ("set", m.key, len(m.cards)) if m.kind == "set" else ("run", m.key, m.lo, m.hi)

@@ -203,7 +203,12 @@ class RummyAECEnv(AECEnv):
     # ----------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode. ``options={"scenario": {...}}`` sets up a position (see
-        ``get_state``); cards it places nowhere are shuffled into the stock from ``seed``."""
+        ``get_state``); cards it places nowhere are shuffled into the stock from ``seed``.
+        A refused scenario raises ScenarioError and changes nothing (position, generator);
+        ``options`` that are not a dict (or None) raise RuleConfigError."""
+        if options is not None and not isinstance(options, dict):
+            raise RuleConfigError(f"reset options must be a dict such as {{'scenario': {{...}}}} "
+                                  f"or None, got {type(options).__name__} {options!r:.40}")
         scenario = options.get("scenario") if options else None
         if seed is not None or not self._has_reset:
             rng = _np_random(seed)

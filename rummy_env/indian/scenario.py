@@ -51,15 +51,33 @@ import numpy as np
 
 from rummy_env.cards import NUM_TYPES, card_str, counts_to_list
 from rummy_env.errors import ScenarioError
-from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, per_seat_cards, seat_at, scenario_start, unplaced_cards
 from rummy_env.indian.state import DRAW, PHASES, PLAY, RESULTS, IndianGame, IndianState
+from rummy_env.scenario_schema import CARD, CARDS, Int, List, Null, Num, Schema, Seat, Str
+from rummy_env.scenario_util import (
+    card_at, cards_at, int_list, is_int, per_seat_cards, scenario_start, seat_at, unplaced_cards,
+    verify_built,
+)
 
-_KEYS = {
-    "deal", "dealer", "to_move", "phase", "hands", "stock", "discard", "discarders", "indicator",
-    "out_of_play", "packed", "owed", "turns_taken", "known", "scores", "deal_delta",
-    "deals_played", "turn", "zones", "variant", "num_players",
-}
-_TURN_KEYS = {"number", "taken", "winner", "result", "last_deal_delta"}
+#: Indian Rummy's keys on top of the common ones (scenario_schema.COMMON); its scores are
+#: numbers (IR-9's payments may be fractional).
+SCHEMA = Schema("indian", {
+    "phase": Str(PHASES),
+    "discard": CARDS,
+    "discarders": List(Seat(none=True)),
+    "indicator": CARD,
+    "out_of_play": CARDS,
+    "packed": List(Seat(), unique=True),
+    "owed": List(Num(0), per_seat=True),
+    "turns_taken": List(Int(0), per_seat=True),
+    "known": List(CARDS, per_seat=True),
+    "scores": List(Num(), per_seat=True),
+    "deal_delta": List(Num(), per_seat=True),
+}, {
+    "taken": Null(CARD),
+    "winner": Seat(none=True),
+    "result": Null(Str(RESULTS)),
+    "last_deal_delta": List(Num(), per_seat=True),
+})
 
 
 
@@ -126,11 +144,14 @@ def state_to_dict(st: IndianState) -> dict[str, Any]:
     return d
 
 
-def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generator) -> IndianState:
-    """Build a position from plain data (see the module docstring), validated."""
+def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generator,
+                    verify: bool = True) -> IndianState:
+    """Build a position from plain data (see the module docstring), validated: the declared
+    schema first, then the meaning of each part, then (``verify``) the built position's
+    round trip (:func:`~rummy_env.scenario_util.verify_built`)."""
     rules, n = game.rules, game.num_players
     st = IndianState(game)
-    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, n, rules.num_deals, rng)
+    st.deal, st.dealer, st.to_move = scenario_start(d, SCHEMA, rules.name, n, rules.num_deals, rng)
     phase = d.get("phase", DRAW)
     if phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: {', '.join(PHASES)}")
@@ -268,25 +289,19 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
         raise ScenarioError("scenario turn.taken is set but the deal is over")
     if sum(st.zone_counts()) != game.total_cards:
         raise ScenarioError("scenario does not hold every card of the packs exactly once")
-    if live and not st.legal_actions():
-        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action in phase {phase}")
+    if verify:
+        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False), live)
     return st
 
 
 def _load_turn(st: IndianState, turn: Any, n: int) -> None:
     """Turn sub-state of a scenario (see the schema)."""
-    if not isinstance(turn, dict):
-        raise ScenarioError("scenario turn must be a dict")
-    unknown = set(turn) - _TURN_KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario turn keys {sorted(unknown)}; "
-                            f"allowed: {sorted(_TURN_KEYS)}")
     num = turn.get("number", 1)
     if not is_int(num) or num < 0:
         raise ScenarioError(f"scenario turn.number={num!r} must be an int >= 0")
     st.turn_number = int(num)
     taken = turn.get("taken")
-    st.taken = card_at(taken, "turn.taken") if taken else -1
+    st.taken = card_at(taken, "turn.taken") if taken is not None else -1
     winner = turn.get("winner", -1)
     if not is_int(winner) or not -1 <= winner < n:
         raise ScenarioError(f"scenario turn.winner={winner!r} must be -1 or a seat")

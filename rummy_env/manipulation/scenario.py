@@ -50,12 +50,31 @@ from rummy_env.manipulation import solver
 from rummy_env.manipulation.state import (
     DEAL_OVER, GAME_OVER, KNOCK, MELD, PHASES, RESULTS, ManipulationGame, ManipulationState,
 )
-from rummy_env.scenario_util import card_at, cards_at, int_list, is_int, seat_at, scenario_start, unplaced_cards
+from rummy_env.scenario_schema import CARDS, Bool, Int, List, Null, Schema, Seat, Str
+from rummy_env.scenario_util import (
+    card_at, cards_at, int_list, is_int, scenario_start, seat_at, unplaced_cards, verify_built,
+)
 
-_KEYS = {"deal", "dealer", "to_move", "phase", "hands", "stock", "table", "points", "scores",
-         "deals_won", "deals_played", "turn", "zones", "variant", "num_players"}
-_TURN_KEYS = {"number", "draws", "melding", "added", "pending", "locked", "final_round",
-              "final_left", "knocker", "winners", "result", "last_deal_points"}
+#: Manipulation Rummy's keys on top of the common ones (scenario_schema.COMMON): no discard
+#: pile; table cards may be ``JK=7H``; ``phase`` may be null (the start of a turn).
+SCHEMA = Schema("manipulation", {
+    "phase": Null(Str(PHASES)),
+    "table": List(CARDS),
+    "points": List(Int(), per_seat=True),
+    "deals_won": List(Int(0), per_seat=True),
+}, {
+    "draws": Int(0, 3),
+    "melding": Bool(),
+    "added": Bool(),
+    "pending": Int(0, 200),
+    "locked": CARDS,
+    "final_round": Bool(),
+    "final_left": Int(0, 64),
+    "knocker": Seat(none=True),
+    "winners": List(Seat(), unique=True),
+    "result": Null(Str(RESULTS)),
+    "last_deal_points": List(Int(), per_seat=True),
+})
 
 
 def _table_card(text: Any, where: str) -> tuple[int, bool]:
@@ -131,12 +150,14 @@ def state_to_dict(st: ManipulationState) -> dict[str, Any]:
     return d
 
 
-def state_from_dict(game: ManipulationGame, d: dict[str, Any],
-                    rng: np.random.Generator) -> ManipulationState:
-    """Build a position from plain data (see the module docstring), validated."""
+def state_from_dict(game: ManipulationGame, d: dict[str, Any], rng: np.random.Generator,
+                    verify: bool = True) -> ManipulationState:
+    """Build a position from plain data (see the module docstring), validated: the declared
+    schema first, then the meaning of each part, then (``verify``) the built position's
+    round trip (:func:`~rummy_env.scenario_util.verify_built`)."""
     rules, n = game.rules, game.num_players
     st = ManipulationState(game)
-    st.deal, st.dealer, st.to_move = scenario_start(d, _KEYS, rules.name, n, rules.num_deals, rng)
+    st.deal, st.dealer, st.to_move = scenario_start(d, SCHEMA, rules.name, n, rules.num_deals, rng)
     phase = d.get("phase")
     if phase is not None and phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: absent, {', '.join(PHASES)}")
@@ -183,12 +204,6 @@ def state_from_dict(game: ManipulationGame, d: dict[str, Any],
                 st.table_nat[t] += 1
                 placed[t] += 1
     turn = d.get("turn", {})
-    if not isinstance(turn, dict):
-        raise ScenarioError("scenario turn must be a dict")
-    bad = set(turn) - _TURN_KEYS
-    if bad:
-        raise ScenarioError(f"unknown scenario turn keys {sorted(bad)}; "
-                            f"allowed: {sorted(_TURN_KEYS)}")
     pending = turn.get("pending", 0)
     if not is_int(pending) or pending < 0:
         raise ScenarioError(f"scenario turn.pending={pending!r} must be an int >= 0")
@@ -241,8 +256,9 @@ def state_from_dict(game: ManipulationGame, d: dict[str, Any],
             st._legal = []
     if sum(st.zone_counts()) != game.total_cards:
         raise ScenarioError("scenario does not hold every card of the packs exactly once")
-    if st.current_player >= 0 and not st.legal_actions():
-        raise ScenarioError(f"scenario leaves player_{st.to_move} no legal action")
+    if verify:
+        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False),
+                     live=st.current_player >= 0)
     return st
 
 
