@@ -11,6 +11,9 @@ Rules encoded (RULES.md ids):
 
 * C-3 / CR-4 / SP-3 meld validity: :func:`valid_set`, :func:`valid_run`.
 * CR-3 / CR-5 / SP-3 / MI-2 / CR-9 / CR-13 / SP-4 contract completions: :func:`contract_shapes`.
+* SH-1 with SH-4 (``whole_hand_layoffs``): a final-deal completion that leaves cards is legal
+  if they can all be laid off on the same turn, and after it only such lay-offs are:
+  :func:`can_empty`, :func:`contract_shapes`, :func:`reference_play`.
 * CR-10 lay-offs, CR-8 joker swaps: :func:`single_layoffs`, :func:`single_swaps`.
 * SP-4 "can this card reach the table this turn": :func:`can_place`.
 * SH-2 distinct-rank books, SH-3 one joker per meld, SH-6 announcements and Shanghai calls,
@@ -251,8 +254,10 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
     def rec(i, chosen, prev_key, covered):
         """Shapes of levels >= i over every completion of this prefix (END if i == last+1)."""
         if i == len(reqs):
-            if whole and sum(hand) != 0:
-                return frozenset()
+            if whole and sum(hand) != 0 and not (
+                    emptying and can_empty(rules, tuple(hand), table_of(state)
+                                           + _new_melds(chosen_keys), empty_memo)):
+                return frozenset()  # CR-13; SH-1: unless the rest is laid off this turn
             if must_cover >= 0 and not covered:
                 return frozenset()
             if strict and sum(hand) == 1 and not _leftover_layable(hand, chosen_keys):
@@ -261,7 +266,7 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
         runs_key = tuple(sorted(s for s in chosen if s[0] == "run"))
         sets_key = tuple(sorted(s[1] for s in chosen if s[0] == "set"))
         mkey = (i, tuple(hand), runs_key, sets_key, prev_key if reqs[i - 1] == reqs[i] else None,
-                covered, tuple(chosen_keys) if strict else None)
+                covered, tuple(chosen_keys) if strict or emptying else None)
         if mkey in memo:
             return memo[mkey]
         acc = set()
@@ -294,11 +299,19 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
         return res
 
     strict = not rules.go_out_by_discard
+    # (not with wild ranks or digging: those keep CR-13's whole-hand runs, ContractRules)
+    emptying = whole and rules.whole_hand_layoffs and not rules.wild_ranks and not rules.dig
+    empty_memo = {}  # can_empty's positions, shared by every completion (the key is the table)
     chosen_keys = []
 
     def _leftover_layable(h, keys) -> bool:
         if not (rules.layoff_same_turn or whole):
             return False
+        return bool(single_layoffs(rules, tuple(h), table_of(state) + _new_melds(keys)))
+
+    def _new_melds(keys):
+        """The chosen contract melds as reference table melds (runs: each natural of the
+        usage at its own position, jokers at the others)."""
         new = []
         for (shape, usage) in keys:
             cards = [c for c, k in usage for _ in range(k)]
@@ -316,7 +329,7 @@ def contract_shapes(state, hand, must_cover: int = -1) -> set:
                                   for p in range(lo, hi + 1))
                 new.append(("run", suit, lo, run_cards,
                             tuple(pos_type(suit, p) for p in range(lo, hi + 1))))
-        return bool(single_layoffs(rules, tuple(h), table_of(state) + tuple(new)))
+        return tuple(new)
 
     res = rec(0, list(laid), None, False)
     return {s for s in res if s != END}
@@ -440,6 +453,21 @@ def single_swaps(rules, hand, table):
                 h2[JOKER] += 1
                 out.append((("swap", s, mi), tuple(h2), table[:mi] + (nm,) + table[mi + 1:]))
     return out
+
+
+def can_empty(rules, hand, table, memo=None) -> bool:
+    """SH-1: can every card of ``hand`` be laid off on ``table``, one after another?
+    Exhaustive search over lay-offs (no swaps: the contract was met this turn, CR-8)."""
+    memo = {} if memo is None else memo
+    if sum(hand) == 0:
+        return True
+    key = (tuple(hand), table)
+    if key not in memo:
+        memo[key] = False
+        memo[key] = any(can_empty(rules, h2, tb2, memo)
+                        for _, outs in single_layoffs(rules, tuple(hand), table)
+                        for h2, tb2 in outs)
+    return memo[key]
 
 
 def joker_layoff_possible(rules, hand, table) -> bool:
@@ -601,6 +629,13 @@ def reference_play(state, max_steps: int | None = None) -> set:
         if state.contract_left is not None:
             return out  # a contract once started must be finished (only its melds are legal)
     table = table_of(state)
+    if (rules.whole_hand_layoffs and not rules.wild_ranks and not rules.dig
+            and state.deal in rules.whole_hand_deals
+            and state.melded[seat] and state.melded_turn[seat] == state.turn_number):
+        # SH-1: the final deal's contract met this turn: lay-offs that keep the whole hand
+        # layable, nothing else (no discard)
+        return {a for a, outs in single_layoffs(rules, hand, table)
+                if any(can_empty(rules, h2, tb2) for h2, tb2 in outs)}
     if may_lay_off(state, seat):
         cands = {}
         for a, outs in single_layoffs(rules, hand, table):

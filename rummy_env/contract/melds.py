@@ -176,6 +176,9 @@ class ContractContext:
     contract: Contract
     whole_hand: bool  # CR-13
     contiguity: bool  # CR-9 applies to this deal
+    # SH-1 with SH-4: in a whole-hand deal the runs need not hold the whole hand, the rest is
+    # laid off on the same turn (``contract_options``'s ``finish`` decides each completion).
+    layoffs: bool = False
 
 
 _RUN_TYPES: dict[Shape, tuple[int, ...]] = {}
@@ -533,6 +536,71 @@ class _Deficit:
         self.total = total
 
 
+def combo_fills(
+    combo: Sequence[Shape], counts: Sequence[int], rules: ContractRules,
+) -> Iterator[list[tuple[list[int], list[int]]]]:
+    """Every way to fill the run shapes ``combo`` from a hand of ``counts`` that can matter
+    when the cards left are then laid off (SH-1's final deal), fewest jokers first: each
+    position holds its natural card or a joker, every run a natural (CR-4), at most
+    ``max_jokers_per_meld`` jokers per run (SH-3).
+
+    Where a joker may stand anywhere (no per-meld limit, no distinct-suit sets) the fill with
+    naturals wherever the hand has them is the only one: a joker put in a run in place of a
+    natural ``x`` that the hand holds leaves ``x`` to lay off, and every lay-off of ``x`` can
+    be made by the joker instead, standing for ``x`` (then nothing else differs), so that fill
+    is never needed. With a limit, where the jokers sit changes what the melds may take, so
+    every placement is listed (a limit of one keeps it small: one joker slot per run)."""
+    if rules.max_jokers_per_meld is None and not rules.set_distinct_suits:
+        fill = allocate(combo, counts, rules)
+        if fill is not None:
+            yield fill
+        return
+    limit = counts[JOKER] if rules.max_jokers_per_meld is None else rules.max_jokers_per_meld
+    rem = list(counts)
+    chosen: list[tuple[list[int], list[int]]] = []
+
+    def placements(sh: Shape) -> list[tuple[int, ...]]:
+        # Joker positions: those the hand lacks the natural for must be jokers, any other
+        # position may be one (up to the limit and the jokers left), fewest first.
+        slots = _slot_types(sh)
+        seen: dict[int, int] = {}
+        forced = []
+        for i, t in enumerate(slots):
+            seen[t] = seen.get(t, 0) + 1
+            if seen[t] > rem[t]:
+                forced.append(i)
+        free = [i for i in range(len(slots)) if i not in forced]
+        out = []
+        room = min(limit, rem[JOKER]) - len(forced)
+        for extra in range(0, room + 1):
+            for pick in combinations(free, extra):
+                jok = tuple(sorted(forced + list(pick)))
+                if rules.meld_needs_natural and len(jok) == len(slots):
+                    continue
+                out.append(jok)
+        return out
+
+    def rec(i: int) -> Iterator[list[tuple[list[int], list[int]]]]:
+        if i == len(combo):
+            yield [(list(c), list(s)) for c, s in chosen]
+            return
+        sh = combo[i]
+        slots = _slot_types(sh)
+        for jok in placements(sh):
+            cards = [JOKER if k in jok else t for k, t in enumerate(slots)]
+            for c in cards:
+                rem[c] -= 1
+            chosen.append((cards, list(slots)))
+            yield from rec(i + 1)
+            chosen.pop()
+            for c in cards:
+                rem[c] += 1
+
+    fills = list(rec(0))
+    fills.sort(key=lambda f: sum(c.count(JOKER) for c, _ in f))
+    yield from fills
+
+
 def joker_lower_bound(counts: Sequence[int], reqs: Sequence[tuple[str, int]],
                       aces_low: bool = True) -> int:
     """A lower bound on the jokers that any completion of ``reqs`` from ``counts`` needs.
@@ -625,6 +693,19 @@ def _own_naturals(combo: Sequence[Shape], counts: Sequence[int], needed: bool) -
 _SET_TYPES = [()] + [tuple(card(r, s) for s in range(4)) for r in range(1, 14)]
 
 
+def whole_hand_refuted(counts: Sequence[int], reqs: Sequence[tuple[str, int]]) -> bool:
+    """CR-13's cheap refusals: True if ``counts`` surely cannot all lie in the runs ``reqs``.
+    Every natural lies in a run of its suit, each run holds a type at most once (an ace twice
+    only in the full run) and at most 14 cards. They hold as well where the rest is laid off
+    (SH-1) onto a table with no meld yet: lay-offs only lengthen those runs."""
+    runs = sum(1 for k, _ in reqs if k == "run")
+    if any(k != "run" for k, _ in reqs) or sum(counts) > 14 * runs:
+        return True
+    if sum(1 for s in range(4) if any(counts[s * 13:(s + 1) * 13])) > runs:
+        return True
+    return any(counts[t] > (2 * runs if t % 13 == 0 else runs) for t in range(52))
+
+
 def contract_options(
     counts: Sequence[int],
     reqs: Sequence[tuple[str, int]],
@@ -634,6 +715,7 @@ def contract_options(
     one_left_ok: Callable[[tuple[Shape, ...]], bool] | None = None,
     bound: bool = True,
     any_one: bool = False,
+    finish: Callable[[tuple[Shape, ...]], bool] | None = None,
 ) -> dict[Shape, tuple[Shape, ...]]:
     """Every shape that starts (or continues) a completion of the contract from this hand.
 
@@ -647,20 +729,18 @@ def contract_options(
     hand cannot finish. ``bound=False`` skips the :func:`joker_lower_bound` refutation (tests
     compare both ways). ``any_one``: stop at the first completion found (a yes/no question, such
     as SP-4's "can this dig be melded": the map then holds that completion's shapes only).
+    ``finish``: in a whole-hand deal whose rest may be laid off on the same turn (SH-1 with
+    SH-4, ``ctx.layoffs``), decides whether a completion, which then need not use the whole
+    hand, can be filled so that every card it leaves is laid off this turn (the caller knows
+    the table); it replaces the whole-hand checks and ``one_left_ok``.
     """
     rules = ctx.rules
     hand_size = sum(counts)
     jokers = counts[JOKER]
-    if ctx.whole_hand:
-        # CR-13: every natural lies in a run of its suit, each run holds a type at most once
-        # (an ace twice only in the full run) and at most 14 cards: cheap refusals first.
-        runs = sum(1 for k, _ in reqs if k == "run")
-        if any(k != "run" for k, _ in reqs) or hand_size > 14 * runs:
-            return {}
-        if sum(1 for s in range(4) if any(counts[s * 13:(s + 1) * 13])) > runs:
-            return {}
-        if any(counts[t] > (2 * runs if t % 13 == 0 else runs) for t in range(52)):
-            return {}
+    emptying = ctx.whole_hand and finish is not None
+    whole = ctx.whole_hand and not emptying  # CR-13 proper: the runs are the whole hand
+    if whole and whole_hand_refuted(counts, reqs):
+        return {}
     # Runs first (they need exact cards), larger minimums first within a kind.
     order = sorted(reqs, key=lambda r: (r[0] != "run", -r[1]))
     min_left = [0] * (len(order) + 1)
@@ -758,9 +838,19 @@ def contract_options(
     def rec(i: int, used: int) -> None:
         if i == nlev:
             combo = tuple(chosen)
-            if ctx.whole_hand and used != hand_size:
+            if whole and used != hand_size:
                 return
             if not covers(combo):
+                return
+            if emptying:
+                # SH-1: the completion is legal if the cards it leaves can all be laid off.
+                if any(sh not in result for sh in combo) and finish(combo):
+                    for sh in combo:
+                        if sh not in result:
+                            result[sh] = combo
+                            pending.discard(sh)
+                    if any_one:
+                        pending.clear()
                 return
             if one_left_ok is not None and used == hand_size - 1 and not one_left_ok(combo):
                 return
@@ -772,7 +862,7 @@ def contract_options(
                     # The bound is the fill's joker count and every meld has a natural.
                     fill = True
                 else:
-                    fill = allocate(combo, counts, rules, ctx.whole_hand, must_cover)
+                    fill = allocate(combo, counts, rules, whole, must_cover)
                 if fill is not None and (
                     must_cover != JOKER or fill is True or any(JOKER in c for c, _ in fill)
                 ):

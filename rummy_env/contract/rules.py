@@ -68,6 +68,11 @@ class ContractRules(RulesBase):
     ``exact_contract_sizes``      contract melds hold exactly their minimum (CR-5) or may be
                                   larger (SP-3, MI-2)
     ``whole_hand_deals``          deals (1-based) played as the final three-runs deal (CR-13)
+    ``whole_hand_layoffs``        in those deals the contract runs need not hold the whole
+                                  hand: the rest is laid off on the same turn, which must
+                                  empty the hand, with no discard (SH-1 with SH-4); False:
+                                  the three runs are the whole hand (CR-13). Not combined
+                                  with ``wild_ranks`` or ``dig`` (see ``final_layoffs``)
     ``aces_low``                  aces high or low (C-3); False is "ace high only"
     ``set_max``                   largest set (SP-3: 4); None for no limit
     ``set_distinct_suits``        no two cards of one suit in a set, a joker's stated suit
@@ -124,6 +129,7 @@ class ContractRules(RulesBase):
     contracts: tuple[Contract, ...] = CR_CONTRACTS
     exact_contract_sizes: bool = True
     whole_hand_deals: tuple[int, ...] = (7,)
+    whole_hand_layoffs: bool = False
     aces_low: bool = True
     set_max: int | None = None
     set_distinct_suits: bool = False
@@ -167,6 +173,15 @@ class ContractRules(RulesBase):
     def min_set(self) -> int:
         """Smallest meld of one rank on the table: 2 where a contract holds a pair (PR-4)."""
         return min([3] + [s for c in self.contracts for s in c.sets])
+
+    @property
+    def final_layoffs(self) -> bool:
+        """Whether the final three-runs deals follow SH-1's same-turn lay-offs: the field
+        ``whole_hand_layoffs``, except with wild ranks (PR-5) or digging (SP-4), where they keep
+        CR-13's whole-hand runs: the lay-off search of that turn reads the hand as physical
+        cards, without PR-5's wild-card views or SP-4's dug-card obligation, and no RULES
+        variant combines them with SH-1."""
+        return self.whole_hand_layoffs and not self.wild_ranks and not self.dig
 
     def claim_limit(self, deal: int) -> int | None:
         """Claims (buys) each player may make in ``deal`` (1-based); None for no limit."""
@@ -232,7 +247,8 @@ class ContractRules(RulesBase):
         for name in ("exact_contract_sizes", "aces_low", "set_distinct_suits",
                      "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
                      "dig", "no_discard_taken", "sets_distinct_ranks", "shanghai",
-                     "go_out_by_discard", "buy_before_draw", "meld_needs_natural"):
+                     "go_out_by_discard", "buy_before_draw", "meld_needs_natural",
+                     "whole_hand_layoffs"):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "True or False")
         nd = len(self.contracts)
@@ -325,6 +341,7 @@ SHANGHAI_RUMMY = ContractRules(
     sets_distinct_ranks=True,
     max_jokers_per_meld=1,
     layoff_same_turn=True,
+    whole_hand_layoffs=True,  # SH-1: deal 7's hand is emptied by the meld and same-turn lay-offs
     claim_penalty=2,
     claims_per_deal=2,
     shanghai=True,

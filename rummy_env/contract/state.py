@@ -58,7 +58,8 @@ from rummy_env.cards import (
     JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_counts, deck_list, rank_of, suit_of,
 )
 from rummy_env.contract.melds import (
-    ContractContext, Shape, TableMeld, allocate, apply_layoff, contract_options, iter_shapes,
+    ContractContext, Shape, TableMeld, allocate, apply_layoff, combo_fills, contract_options,
+    iter_shapes, whole_hand_refuted,
     joker_layoff_stand, joker_lower_bound, layoff_natural_pos, pos_type, req_for_shape,
     shape_cards,
 )
@@ -111,7 +112,8 @@ class ContractGame:
         r = self.rules
         object.__setattr__(self, "contexts", tuple(
             ContractContext(rules=r, contract=c, whole_hand=d in r.whole_hand_deals,
-                            contiguity=d in r.contiguity_deals)
+                            contiguity=d in r.contiguity_deals,
+                            layoffs=d in r.whole_hand_deals and r.final_layoffs)
             for d, c in enumerate(r.contracts, start=1)))
 
     packs: int = 0
@@ -176,6 +178,9 @@ class ContractState:
         self.last_claimer = -1
         self.announced = False  # SH-6a: the top discard was announced (no take, no claim)
         self._views: dict[Shape, list[int]] = {}  # PR-5: the hand view of each meld option
+        # SH-1: the fill of each completion that empties the hand with lay-offs (the engine
+        # lays each contract meld as in the completion the mask offered it for)
+        self._fills: dict[tuple[Shape, ...], list[tuple[list[int], list[int]]]] = {}
         self._legal: list[Action] | None = None
         self._opts: dict[Shape, tuple[Shape, ...]] | None = None
         # Bumped on every change to the table, so encoders may cache what they derive from it.
@@ -391,7 +396,14 @@ class ContractState:
     def _can_layoff_now(self, seat: int) -> bool:
         return self.melded[seat] and (
             self.rules.layoff_same_turn or self.melded_turn[seat] < self.turn_number
+            or self._emptying_turn(seat)
         )
+
+    def _emptying_turn(self, seat: int) -> bool:
+        """SH-1: ``seat`` met a whole-hand deal's contract on this turn with cards left, which
+        it must now lay off, every one, with no discard."""
+        return (self.melded[seat] and self.melded_turn[seat] == self.turn_number
+                and self.contract_ctx().layoffs)
 
     def _can_swap_now(self, seat: int) -> bool:
         return self.rules.joker_swap and self.melded[seat] and self.melded_turn[seat] < self.turn_number
@@ -414,11 +426,24 @@ class ContractState:
         # TP-3 (no going out by discarding): a completion must leave one card that lays off
         one_left = (None if self.rules.go_out_by_discard
                     else partial(self._one_left_after_contract, hand, whole_hand=ctx.whole_hand))
+        finish = None
+        if ctx.layoffs:
+            # SH-1 (``final_layoffs``: no wild ranks or digs, so the hand is physical cards).
+            # With no meld on the table (the usual final deal: a meld there ends it) every
+            # card must end in the three runs, so CR-13's cheap refusals still decide most hands.
+            if not self.table and whole_hand_refuted(hand, reqs):
+                if not any_one:
+                    self._views, self._fills = {}, {}
+                return {}
+            fills: dict[tuple[Shape, ...], list[tuple[list[int], list[int]]]] = {}
+            finish = partial(self._empties_after_contract, hand, fills, {})
+            one_left = None  # an emptied hand leaves no card alone (TP-3)
         if not self.rules.wild_ranks:
             opts = contract_options(hand, reqs, ctx, self.contract_laid, must_cover, one_left,
-                                    any_one=any_one)
+                                    any_one=any_one, finish=finish)
             if not any_one:
                 self._views = {}
+                self._fills = fills if finish is not None else {}
             return opts
         # PR-5: a wild 2 is searched as a joker; where melds need a natural, a 2 may also be
         # kept as a natural of its own slot, so every such split of the 2s is searched.
@@ -499,6 +524,59 @@ class ContractState:
             one[t] = 1
             if self._layoffs(one, table):
                 return True
+        return False
+
+    def _empties_after_contract(
+        self, hand: Sequence[int], fills: dict[tuple[Shape, ...], list[tuple[list[int], list[int]]]],
+        memo: dict[tuple, bool], combo: tuple[Shape, ...],
+    ) -> bool:
+        """SH-1 with SH-4: can the runs ``combo`` be filled from ``hand`` so that every card
+        they leave is then laid off this turn (on the table or the new runs), emptying the
+        hand? The first fill that does is kept in ``fills`` for the meld to use."""
+        for fill in combo_fills(combo, hand, self.rules):
+            rest = list(hand)
+            table = [m.copy() for m in self.table]
+            for sh, (cards, stands) in zip(combo, fill):
+                for c in cards:
+                    rest[c] -= 1
+                table.append(TableMeld(-1, "run", sh[1], sh[2], sh[3], cards, stands))
+            if self._can_empty(rest, table, memo):
+                fills[combo] = fill
+                return True
+        return False
+
+    def _can_empty(self, hand: list[int], table: list[TableMeld], memo: dict[tuple, bool]
+                   ) -> bool:
+        """Can every card of ``hand`` be laid off on ``table``, one after another (SH-1's
+        meld turn: lay-offs only, CR-10, within SH-3's joker limit)? A search over lay-off
+        orders, memoised on the position; cheap refusals first: a natural with no meld of its
+        suit (a run) or rank (a set) on the table, or more jokers than the table has room for,
+        can never be laid off."""
+        if not any(hand):
+            return True
+        key = (tuple(hand), tuple((m.lo, m.hi, tuple(m.cards)) for m in table))
+        got = memo.get(key)
+        if got is not None:
+            return got
+        memo[key] = False
+        run_suits = {m.key for m in table if m.kind == "run"}
+        set_ranks = {m.key for m in table if m.kind == "set"}
+        ok = all(suit_of(t) in run_suits or rank_of(t) in set_ranks
+                 for t in range(52) if hand[t])
+        if ok and hand[JOKER] and self._joker_room(table) < hand[JOKER]:
+            ok = False
+        if ok:
+            tried = set()
+            for a in self._layoffs(hand, table):
+                h2, tb2 = list(hand), [m.copy() for m in table]
+                self._apply_place(h2, tb2, a)
+                k2 = (tuple(h2), tuple((m.lo, m.hi, tuple(m.cards)) for m in tb2))
+                if k2 in tried:
+                    continue
+                tried.add(k2)
+                if self._can_empty(h2, tb2, memo):
+                    memo[key] = True
+                    return True
         return False
 
     def _joker_room(self, table: Sequence[TableMeld]) -> int:
@@ -702,6 +780,16 @@ class ContractState:
             out.extend(("meld", sh) for sh in opts)
             if self.contract_left is not None:
                 return out  # a contract once started must be finished this turn
+        if self._emptying_turn(seat):
+            # SH-1: after the final deal's contract, only lay-offs that keep the whole hand
+            # layable this turn; no discard (and no swap: the contract was met this turn, CR-8).
+            memo: dict[tuple, bool] = {}
+            for a in self._layoffs(hand, self.table):
+                h2, tb2 = list(hand), [m.copy() for m in self.table]
+                self._apply_place(h2, tb2, a)
+                if self._can_empty(h2, tb2, memo):
+                    out.append(a)
+            return out
         if self._can_layoff_now(seat):
             cands = self._layoffs(hand, self.table)
             if self._can_swap_now(seat):
@@ -940,7 +1028,13 @@ class ContractState:
         hand = self.hands[seat]
         view = self._views.get(shape, hand) if self.rules.wild_ranks else hand
         ctx = self.contract_ctx()
-        fill = allocate([shape] + combo, view, self.rules, ctx.whole_hand, self.obligation)
+        kept = self._fills.get(opts[shape]) if ctx.layoffs else None
+        if kept is not None:
+            # SH-1: fill as in the completion that empties the hand (where its jokers sit
+            # decides what can be laid off after)
+            fill = [kept[opts[shape].index(shape)]]
+        else:
+            fill = allocate([shape] + combo, view, self.rules, ctx.whole_hand, self.obligation)
         if fill is not None:
             cards, stands = fill[0]
         else:
@@ -976,8 +1070,9 @@ class ContractState:
             self.contract_laid = []
             self.melded[seat] = True
             self.melded_turn[seat] = self.turn_number
-            if ctx.whole_hand:
-                # CR-13: the whole hand is melded; the deal ends without a discard.
+            if ctx.whole_hand and not any(hand):
+                # CR-13: the whole hand is melded; the deal ends without a discard. (SH-1: a
+                # hand with cards left lays them off first, then goes out, _apply_play.)
                 self._go_out(seat)
 
     # ------------------------------------------------------------------ ending

@@ -74,12 +74,13 @@ episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turn
 ``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
-``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
-``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``, ``may_i``, ``claim_penalty``,
-``claims_per_deal``, ``buy_before_draw``, ``claim_price``, ``place_pennies``, ``kitty_split``,
-``wild_ranks``, ``meld_needs_natural``, ``dig``, ``no_discard_taken``, ``joker_points``,
-``rank_points``, ``sets_distinct_ranks``, ``max_jokers_per_meld``, ``shanghai``,
-``go_out_by_discard``, ``cut_probability``, ``cut_bonus``.
+``whole_hand_layoffs``, ``aces_low``, ``set_max``, ``set_distinct_suits``,
+``contract_runs_distinct``, ``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``,
+``may_i``, ``claim_penalty``, ``claims_per_deal``, ``buy_before_draw``, ``claim_price``,
+``place_pennies``, ``kitty_split``, ``wild_ranks``, ``meld_needs_natural``, ``dig``,
+``no_discard_taken``, ``joker_points``, ``rank_points``, ``sets_distinct_ranks``,
+``max_jokers_per_meld``, ``shanghai``, ``go_out_by_discard``, ``cut_probability``,
+``cut_bonus``.
 
 Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
 points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds

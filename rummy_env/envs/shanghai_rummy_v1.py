@@ -74,12 +74,13 @@ episode, or ``"random"``), ``render_mode`` (``"ansi"``, ``"human"``), ``max_turn
 ``illegal_action`` (``"penalize"``, default; ``"raise"``), ``illegal_reward``, ``reward_scale``,
 and every rule field of ``ContractRules`` by name: ``min_players``, ``max_players``, ``decks``,
 ``jokers``, ``hand_sizes``, ``contracts``, ``exact_contract_sizes``, ``whole_hand_deals``,
-``aces_low``, ``set_max``, ``set_distinct_suits``, ``contract_runs_distinct``,
-``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``, ``may_i``, ``claim_penalty``,
-``claims_per_deal``, ``buy_before_draw``, ``claim_price``, ``place_pennies``, ``kitty_split``,
-``wild_ranks``, ``meld_needs_natural``, ``dig``, ``no_discard_taken``, ``joker_points``,
-``rank_points``, ``sets_distinct_ranks``, ``max_jokers_per_meld``, ``shanghai``,
-``go_out_by_discard``, ``cut_probability``, ``cut_bonus``.
+``whole_hand_layoffs``, ``aces_low``, ``set_max``, ``set_distinct_suits``,
+``contract_runs_distinct``, ``contiguity_deals``, ``layoff_same_turn``, ``joker_swap``,
+``may_i``, ``claim_penalty``, ``claims_per_deal``, ``buy_before_draw``, ``claim_price``,
+``place_pennies``, ``kitty_split``, ``wild_ranks``, ``meld_needs_natural``, ``dig``,
+``no_discard_taken``, ``joker_points``, ``rank_points``, ``sets_distinct_ranks``,
+``max_jokers_per_meld``, ``shanghai``, ``go_out_by_discard``, ``cut_probability``,
+``cut_bonus``.
 
 Rewards: when a deal ends each agent gets minus its score change for the deal (penalty
 points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always holds
@@ -88,6 +89,15 @@ points, CR-12) times ``reward_scale`` (default 0.01); ``infos[agent]`` always ho
 
 Decisions where the rules leave room:
 
+* Deal 7, the final three-runs deal (CR-13), follows SH-1 with SH-4's same-turn
+  lay-offs: the three runs need not hold the whole hand; a run is offered when every
+  card the contract leaves can then be laid off on that turn (on the new runs or any
+  meld on the table), and after the contract only such lay-offs are legal, no discard,
+  until the hand is empty and the deal ends. The engine fills the runs as in a
+  completion that empties the hand (where a joker sits decides what can follow). Rule
+  field ``whole_hand_layoffs`` (False: CR-13's whole-hand runs, as Contract Rummy); with a
+  ``wild_ranks`` or ``dig`` override the final deal keeps CR-13's runs too (that lay-off
+  search reads no wild-card views or dig obligations: ``ContractRules.final_layoffs``).
 * Contract melds name their size (``meld set 7x4``, ``meld run H 5-9``); the engine fills them
   with natural cards first and at most one joker per meld (SH-3), choosing copies so that the
   rest of the contract stays possible. The mask never offers a meld the hand cannot finish.
@@ -124,6 +134,9 @@ Version History
 * v1 (also): observation and state spaces declare their true, finite bounds instead of
   ``Box(-inf, inf)``; a scenario whose position lies outside them (huge scores or counts, a
   turn number beyond ``max_turns``) is refused with ``ScenarioError``.
+* v1 (also): the final three-runs deal offers every contract meld SH-1 allows: shorter
+  runs whose rest is laid off on the same turn (before, only runs holding the whole
+  hand were offered, and nothing could be laid off on other melds).
 """
 
 from __future__ import annotations
