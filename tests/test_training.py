@@ -173,6 +173,11 @@ def test_collect_with_an_actor_records_the_teachers_labels():
     assert (data["action"] != data["played"]).any()  # greedy does not always play the first
     plain = collect([env], "greedy", 60, gamma=0.99, seed=3)
     assert (plain["played"] == plain["action"]).all()
+    # the validation split is fixed at collection: a merged data set keeps each part's split
+    from training.pretrain import merge
+    both = merge(plain, data)
+    assert (both["holdout"] == np.concatenate([plain["holdout"], data["holdout"]])).all()
+    assert 0 < plain["holdout"].sum() < len(plain["holdout"])
 
 
 def test_bad_schedules_and_flags_are_refused():

@@ -45,8 +45,8 @@ def collect(envs: list[Any], teacher: str, decisions: int, gamma: float,
     """At least ``decisions`` decisions of ``teacher`` in the learner's seat of ``envs`` (the
     Gymnasium single-seat envs of the run, wrappers included), in whole episodes, cycling over
     the envs. Returns ``obs`` (float32), ``mask`` (bool), ``action`` (the teacher's),
-    ``ret`` (discounted return from each decision on, float32) and ``played`` (the action
-    taken).
+    ``ret`` (discounted return from each decision on, float32), ``played`` (the action
+    taken) and ``holdout`` (a fixed tenth that :func:`clone` validates on and never trains on).
 
     With ``actor``, the actor plays and the teacher only labels the decisions (DAgger); the
     returns are then the actor's."""
@@ -82,7 +82,10 @@ def collect(envs: list[Any], teacher: str, decisions: int, gamma: float,
             ret[i] = g
         ret_l.append(ret)
         k += 1
+    # a tenth held out for validation, fixed here so that later refits keep the same split
+    holdout = np.random.default_rng(seed).random(len(act_l)) < 0.1
     return {"obs": np.asarray(obs_l, dtype=np.float32), "mask": np.asarray(mask_l, dtype=bool),
+            "holdout": holdout,
             "action": np.asarray(act_l, dtype=np.int64), "ret": np.concatenate(ret_l),
             "played": np.asarray(played_l, dtype=np.int64)}
 
@@ -114,10 +117,14 @@ def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size:
 
     n = len(data["action"])
     rng = np.random.default_rng(seed)
-    order = rng.permutation(n)
-    n_val = max(1, n // 10)
-    val, tr = order[:n_val], order[n_val:]
-    t = {k: th.as_tensor(v) for k, v in data.items() if k != "played"}
+    if "holdout" in data and data["holdout"].any():
+        # a split fixed at collection, so that refits (DAgger) never validate on trained data
+        val, tr = np.flatnonzero(data["holdout"]), np.flatnonzero(~data["holdout"])
+    else:
+        order = rng.permutation(n)
+        n_val = max(1, n // 10)
+        val, tr = order[:n_val], order[n_val:]
+    t = {k: th.as_tensor(v) for k, v in data.items() if k not in ("played", "holdout")}
     opt = th.optim.Adam(policy.parameters(), lr=lr)
     history = []
     for ep in range(epochs):
