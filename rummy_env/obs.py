@@ -59,6 +59,11 @@ class ObsLayout:
             high[p.start:p.stop] = np.broadcast_to(np.asarray(hi, np.float64), p.shape).ravel()
         if not (np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()):
             raise AssertionError("observation bounds must be finite with low <= high")
+        # A feature that is constant under these rules (a deal kind no deal has, one contract
+        # size) would get low == high; tools that rescale by the bounds divide by high - low
+        # (SuperSuit's normalize_obs gives NaN there), so such a feature gets a unit width.
+        flat = high <= low
+        high[flat] = low[flat] + 1.0
         return low, high
 
     def views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
