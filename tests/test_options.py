@@ -63,6 +63,48 @@ GOOD = [
     ("indian_rummy", {"first_pack_cost": 1.5}),
 ]
 
+# The issue's fuzz listed these as "accepted with the wrong type"; each is a value its field
+# documents (ContractRules: None is "no limit" for claims_per_deal, set_max and
+# max_jokers_per_meld; IndianRules: pack costs are ``int | float`` payments, which IR-10's halves
+# already make fractional), so they stay accepted: on the variants where they change a rule
+# (Shanghai's two claims, SH-5, and one joker per meld, SH-3; SP-3's sets of at most 4) a game
+# with them plays on, every observation inside its space, every position saved and restored.
+HOUSE_RULES = [
+    ("shanghai_rummy", {"claims_per_deal": None}),
+    ("shanghai_rummy", {"max_jokers_per_meld": None}),
+    ("contract_rummy_single_pack", {"set_max": None}),
+    ("indian_rummy", {"first_pack_cost": 1.5, "later_pack_cost": 2.5}),
+]
+
+
+@pytest.mark.parametrize("variant,options", HOUSE_RULES, ids=[f"{v}-{o}" for v, o in HOUSE_RULES])
+def test_documented_none_and_float_values_play_on(variant, options):
+    import numpy as np
+
+    env = rummy_env.make(variant, episode="game", **options)
+    for k, v in options.items():
+        assert getattr(env.rules, k) == v
+    rng = np.random.default_rng(0)
+    steps = 0
+    for seed in range(30):  # (an Indian Rummy game is one short deal)
+        if steps >= 300:
+            break
+        env.reset(seed=seed)
+        while env.agents and steps < 300:
+            agent = env.agent_selection
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            assert env.observation_space(agent)["observation"].contains(obs["observation"])
+            if steps % 50 == 0:
+                again = rummy_env.make(variant, episode="game", **options)
+                again.reset(seed=1, options={"scenario": env.get_state()})
+                assert again.get_state() == env.get_state()
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    assert steps > 100
+
 
 @pytest.mark.parametrize("variant,options", GOOD, ids=[f"{v}-{o}"[:60] for v, o in GOOD])
 def test_good_options_build_and_reset(variant, options):
