@@ -152,6 +152,17 @@ def test_dagger_rounds_label_the_clones_own_states(tmp_path):
     assert summary["pretrain"]["decisions"] - sum(r["decisions"] for r in rounds) >= 300
 
 
+def test_delegate_trains_and_the_exported_policy_delegates_too(tmp_path):
+    from rummy_env.bots import make_bot
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--set", "delegate={bot: greedy, kinds: [meld, lay_off, done]}")
+    train(cfg)
+    bot = make_bot(str(tmp_path / "best.npz"))
+    assert bot.meta["delegate"] == {"bot": "greedy", "kinds": ["meld", "lay_off", "done"]}
+    assert bot.delegate is not None and bot.delegate_kinds == {"meld", "lay_off", "done"}
+
+
 def test_collect_with_an_actor_records_the_teachers_labels():
     """With an actor, the actor's actions are played and the teacher's are the labels."""
     import numpy as np

@@ -15,6 +15,10 @@ each a config key:
 * ``features``: ``{enabled: true, shaping: 0.0}`` appends the solver features of
   :class:`rummy_env.wrappers.features.SolverFeatures` to the observation; ``shaping`` > 0 adds
   potential-based shaping (Ng et al. 1999). Evaluation always scores the true points.
+* ``delegate``: ``{bot: greedy, kinds: [meld, lay_off, done]}`` lets the bot play the
+  learner's decisions whose legal actions are all of those kinds (Gin Rummy's laying out after
+  a knock: arithmetic the solver does exactly, where a flat policy head errs); the exported
+  policy carries it and plays the same way as a bot. Off by default.
 * ``eval``: every ``every`` steps the policy is exported (``checkpoint_<steps>.npz``, numpy
   only) and evaluated in duplicate mode (:func:`training.evaluate.evaluate`) against each of
   ``opponents``; the checkpoint with the lowest points per deal against ``best_by`` relative
@@ -63,6 +67,7 @@ DEFAULTS: dict[str, Any] = {
     "ppo": {"n_steps": 512, "batch_size": 256, "learning_rate": 3.0e-4, "gamma": 0.995,
             "gae_lambda": 0.95, "ent_coef": 0.01, "n_epochs": 4},
     "features": {"enabled": False, "shaping": 0.0},
+    "delegate": None,
     "pretrain": dict(PRETRAIN_DEFAULTS),
     "eval": {"every": 25_000, "deals": 100, "opponents": ["random", "greedy"],
              "final_deals": 400, "final_deals_by": {}, "final_opponents": None, "duplicate": True, "best_by": "greedy"},
@@ -159,6 +164,13 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         raise SystemExit(f"algorithm {cfg['algorithm']!r} is not supported; allowed: MaskablePPO")
     if cfg["policy"]["activation"] not in ("tanh", "relu"):
         raise SystemExit(f"policy.activation {cfg['policy']['activation']!r}: tanh or relu")
+    d = cfg["delegate"]
+    if d is not None:
+        if (not isinstance(d, dict) or set(d) != {"bot", "kinds"}
+                or not isinstance(d["kinds"], list) or not d["kinds"]):
+            raise SystemExit(f"delegate must be {{bot: NAME, kinds: [KIND, ...]}}, got {d!r}")
+        if cfg["opponents"] == "selfplay":
+            raise SystemExit("delegate works with SingleSeatEnv opponents, not selfplay")
     try:
         Schedule(cfg["opponents"])
     except ValueError as e:
@@ -178,7 +190,7 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, sampler: Any):
                               **cfg["env"])
         else:
             env = SingleSeatEnv(cfg["variant"], opponents=sampler, seat=cfg["seat"], seed=seed,
-                                **cfg["env"])
+                                delegate=_delegate(cfg), **cfg["env"])
         feats = cfg["features"]
         if feats.get("enabled"):
             from rummy_env.wrappers.features import SolverFeatures
@@ -190,12 +202,22 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, sampler: Any):
     return make
 
 
+def _delegate(cfg: dict[str, Any]) -> tuple[str, list[str]] | None:
+    """``delegate: {bot: greedy, kinds: [meld, lay_off, done]}`` as SingleSeatEnv's argument."""
+    d = cfg.get("delegate")
+    return None if not d else (str(d["bot"]), [str(k) for k in d["kinds"]])
+
+
 def policy_meta(cfg: dict[str, Any], steps: int) -> dict[str, Any]:
     """What an exported policy carries about its training (read by evaluate --agent)."""
-    return {"variant": cfg["variant"], "num_players": int(cfg["env"].get("num_players", 4)),
+    meta = {"variant": cfg["variant"], "num_players": int(cfg["env"].get("num_players", 4)),
             "features": bool(cfg["features"].get("enabled")),
             "env_options": {k: v for k, v in cfg["env"].items() if k not in _EPISODE_KEYS},
             "timesteps": int(steps)}
+    d = _delegate(cfg)
+    if d:  # the bot plays these decisions for the policy, as it did in training
+        meta["delegate"] = {"bot": d[0], "kinds": d[1]}
+    return meta
 
 
 def _evaluate(cfg: dict[str, Any], policy: str, opponent: Any, deals: int, seed: int,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy_env.bots.base import Bot, RandomBot, SeatView, play_episode, seat_view
+from rummy_env.bots.base import Bot, RandomBot, SeatView, only_kinds, play_episode, seat_view
 from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.bots.greedy import ContractGreedyBot
 from rummy_env.bots.indian import IndianGreedyBot
@@ -80,4 +80,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
 
 __all__ = ["BOTS", "GREEDY_BY_FAMILY", "Bot", "ContractGreedyBot", "GreedyBot", "RandomBot",
-           "SeatView", "make_bot", "play_episode", "seat_view"]
+           "SeatView", "make_bot", "only_kinds", "play_episode", "seat_view"]

@@ -42,6 +42,17 @@ def seat_view(env: Any, agent: str) -> SeatView:
                     env.layout, env.encoder.layout, env.family)
 
 
+def only_kinds(view: SeatView, kinds: frozenset[str] | set[str]) -> bool:
+    """True if ``view`` has legal actions and every one is of a kind in ``kinds`` (the first
+    field of the decoded action: ``"meld"``, ``"lay_off"``, ``"done"`` ...). A policy that
+    delegates those decisions to a bot asks this (``delegate`` in a policy header, and
+    :class:`~rummy_env.wrappers.SingleSeatEnv`'s ``delegate``)."""
+    if not view.legal_actions or not kinds:
+        return False
+    decode = view.action_layout.decode
+    return all(decode(i)[0] in kinds for i in view.legal_actions)
+
+
 @runtime_checkable
 class Bot(Protocol):
     """Anything with ``act(view) -> action id``; ``reset`` is called at each episode start."""

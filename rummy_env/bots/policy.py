@@ -14,6 +14,11 @@ evaluating thousands of deals cheap. When the header says ``features: true`` the
 wrapper did; the features are computed from the view alone, so the bot still sees only what its
 seat may see.
 
+A header may also say ``"delegate": {"bot": "greedy", "kinds": ["meld", "lay_off", "done"]}``:
+the decisions whose legal actions are all of those kinds (Gin Rummy's laying out after a knock)
+are the named bot's, as they were in training (:class:`~rummy_env.wrappers.SingleSeatEnv`'s
+``delegate``); the bot sees the same view, so the policy still sees only its seat.
+
 ``make_bot("checkpoints/gin_rummy.npz")`` builds one; an sb3-contrib ``.zip`` checkpoint is also
 accepted (it is converted in memory; that needs ``sb3_contrib`` installed).
 """
@@ -26,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.bots.base import SeatView
+from rummy_env.bots.base import SeatView, only_kinds
 
 FORMAT = "rummy_env.policy/1"
 _ACTIVATIONS = ("tanh", "relu")
@@ -61,10 +66,23 @@ class PolicyBot:
         self.name = pathlib.Path(self.path).stem if self.path != "<memory>" else "policy"
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
+        self.delegate_kinds: frozenset[str] = frozenset()
+        self.delegate: Any = None
+        spec = self.meta.get("delegate")
+        if spec:
+            from rummy_env.bots import make_bot  # lazily: rummy_env.bots imports this module
+
+            if not isinstance(spec, dict) or set(spec) != {"bot", "kinds"}:
+                raise ValueError(f"policy {self.path}: delegate must be {{'bot': name, "
+                                 f"'kinds': [...]}}, got {spec!r}")
+            self.delegate = make_bot(spec["bot"], seed)
+            self.delegate_kinds = frozenset(spec["kinds"])
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+        if self.delegate is not None:
+            self.delegate.reset(seed)
 
     def input_of(self, view: SeatView) -> np.ndarray:
         """The network input of a view: its observation, plus the solver features if trained
@@ -92,6 +110,8 @@ class PolicyBot:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         if len(legal) == 1:
             return int(legal[0])
+        if self.delegate is not None and only_kinds(view, self.delegate_kinds):
+            return int(self.delegate.act(view))
         x = self.input_of(view)
         expected = self.meta.get("obs_size")
         if expected is not None and x.shape[0] != expected:

@@ -63,6 +63,12 @@ Each reset draws every opponent uniformly from the pool (``RandomBot`` while the
 ``set_opponents(bots)`` replaces the pool (``"random"`` or ``None`` empties it). A snapshot bot
 may be drawn for several seats of one episode, so it should act from its view alone.
 
+``delegate=(bot, kinds)`` (a bot or its name, and action kinds such as ``["meld", "lay_off",
+"done"]``): the learner's decisions whose legal actions are all of those kinds are played by
+that bot inside ``reset``/``step`` (their rewards are the learner's), so the learner decides the
+rest only. A policy trained so carries ``delegate`` in its header and plays the same way as a
+bot (:class:`~rummy_env.bots.policy.PolicyBot`).
+
 Vectorising: both envs pickle (``pickle.dumps(env)`` works mid-episode, the bots' generators
 included, so a lambda ``factory`` is the only thing that needs cloudpickle), and
 ``SubprocVecEnv.env_method("set_opponents", bots)`` / ``("add_snapshot", bot)`` send pickled
@@ -78,7 +84,7 @@ import gymnasium as gym
 import numpy as np
 
 import rummy_env
-from rummy_env.bots.base import RandomBot, seat_view
+from rummy_env.bots.base import RandomBot, only_kinds, seat_view
 
 #: The info keys of every ``reset`` and ``step`` (all numeric).
 INFO_KEYS = ("deal_penalty", "score", "place", "won", "seat")
@@ -116,9 +122,22 @@ class SingleSeatEnv(gym.Env):
         seat: int | str = "rotate",
         seed: int | None = None,
         score_truncated: bool = True,
+        delegate: tuple[Any, Sequence[str]] | None = None,
         **env_options: Any,
     ) -> None:
         self.score_truncated = bool(score_truncated)
+        self._delegate: Any = None
+        self._delegate_kinds: frozenset[str] = frozenset()
+        if delegate is not None:
+            if (not isinstance(delegate, (tuple, list)) or len(delegate) != 2
+                    or isinstance(delegate[1], str)):
+                raise ValueError(f"delegate={delegate!r} is invalid; allowed: (bot, kinds), "
+                                 "e.g. ('greedy', ['meld', 'lay_off', 'done'])")
+            bot, kinds = delegate
+            if isinstance(bot, str):
+                bot = _bot_from_name(bot)
+            self._delegate = _check_bot(bot, "delegate")
+            self._delegate_kinds = frozenset(str(k) for k in kinds)
         render_mode = env_options.pop("render_mode", None)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode={render_mode!r} is invalid; allowed: None, "
@@ -201,6 +220,8 @@ class SingleSeatEnv(gym.Env):
     def _build_bots(self) -> None:
         bots = self._make_bots()
         self._bots = dict(zip(self._opponent_seats(), bots))
+        if self._delegate is not None:
+            bots = [*bots, self._delegate]
         for b in bots:
             reset = getattr(b, "reset", None)
             seed = int(self.np_random.integers(2**31 - 1))
@@ -272,9 +293,15 @@ class SingleSeatEnv(gym.Env):
                 return total
             agent = aec.agent_selection
             if agent == me:
-                return total
-            bot = self._bots[aec.agent_name_mapping[agent]]
-            aec.step(int(bot.act(seat_view(aec, agent))))
+                if self._delegate is None:
+                    return total
+                view = seat_view(aec, agent)
+                if not only_kinds(view, self._delegate_kinds):
+                    return total
+                aec.step(int(self._delegate.act(view)))  # a delegated decision of the learner
+            else:
+                bot = self._bots[aec.agent_name_mapping[agent]]
+                aec.step(int(bot.act(seat_view(aec, agent))))
             total += float(aec.rewards[me])
 
     def _obs(self) -> np.ndarray:
