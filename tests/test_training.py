@@ -161,6 +161,15 @@ def test_delegate_trains_and_the_exported_policy_delegates_too(tmp_path):
     bot = make_bot(str(tmp_path / "best.npz"))
     assert bot.meta["delegate"] == {"bot": "greedy", "kinds": ["meld", "lay_off", "done"]}
     assert bot.delegate is not None and bot.delegate_kinds == {"meld", "lay_off", "done"}
+    # the README row and the publication into checkpoints/ read the same run folder
+    from training.report import publish, row
+    line = row(tmp_path)
+    assert line.startswith("| `gin_rummy` | 2 | ") and line.count("|") == 12
+    entry = publish(tmp_path, root=tmp_path / "repo")
+    manifest = json.loads((tmp_path / "repo" / "checkpoints" / "manifest.json").read_text())
+    assert manifest == {"gin_rummy": entry} and entry["ppo_steps"] == 256
+    assert (tmp_path / "repo" / "checkpoints" / "gin_rummy.npz").read_bytes() == \
+        (tmp_path / "best.npz").read_bytes()
 
 
 def test_collect_with_an_actor_records_the_teachers_labels():
