@@ -125,7 +125,8 @@ def test_league_keeps_bots_and_snapshots(tmp_path, capsys):
 def test_pretrain_clones_the_teacher_and_reports_the_cloned_policy(tmp_path):
     from training.train import train
 
-    cfg = _gin_cfg(tmp_path, "--pretrain", "greedy:300", "--set", "pretrain.epochs=2")
+    cfg = _gin_cfg(tmp_path, "--pretrain", "greedy:300", "--set", "pretrain.epochs=2",
+                   "--set", "eval.opponents=[random, greedy]")
     summary = train(cfg)
     pre = summary["pretrain"]
     assert pre["decisions"] >= 300 and len(pre["epochs"]) == 2
