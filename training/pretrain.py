@@ -13,7 +13,8 @@ Plain cloning trains on the states the *teacher* visits; the clone's own small e
 it into states the teacher never showed it, and the errors compound. ``dagger_rounds`` adds
 DAgger rounds (Ross, Gordon and Bagnell, 2011): the clone plays the learning seat (its argmax
 action, as evaluation plays it), the teacher labels every decision it meets, the new decisions
-join the data set and the policy is fitted again on all of it. Each round reports how often the
+join the data set and the policy is fitted again on all of it (``dagger_epochs`` epochs at half
+the cloning learning rate, since the refit starts from a fitted policy). Each round reports how often the
 clone already chose the teacher's action on its own states (``agreement``).
 
 Config (``pretrain:`` in the training YAML, or ``--pretrain greedy:200000``)::
