@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -104,6 +105,29 @@ class PolicyBot:
                 h = np.tanh(h) if self.activation == "tanh" else np.maximum(h, 0.0)
         return h
 
+    def legal_logits(self, x: np.ndarray, legal: Sequence[int]) -> np.ndarray:
+        """The logits of the ``legal`` actions only, for one input vector: ``logits(x)[legal]``
+        up to float rounding.
+
+        Why not ``logits``: the first layer reads only the rows of the nonzero inputs (the card
+        planes are mostly zeros) and the last computes only the legal columns, so one decision
+        costs a small fraction of the full products, and they stay small enough that BLAS does
+        not start its threads: on a loaded two-core machine OpenBLAS's threads made a full
+        product 7 times slower than one thread.
+        """
+        last = len(self.weights) - 1
+        cols = np.asarray(legal, dtype=np.intp)
+        nz = np.flatnonzero(x)
+        h = x[nz]
+        for i, (w, b) in enumerate(self.weights):
+            if i == 0:
+                w = w[nz]
+            if i == last:
+                return h @ w[:, cols] + b[cols]
+            h = h @ w + b
+            h = np.tanh(h) if self.activation == "tanh" else np.maximum(h, 0.0)
+        raise AssertionError("a policy has at least one layer")
+
     def act(self, view: SeatView) -> int:
         legal = view.legal_actions
         if not legal:
@@ -119,7 +143,7 @@ class PolicyBot:
                              f"gives {x.shape[0]} (another variant or player count? the policy "
                              f"was trained on {self.meta.get('variant')} at "
                              f"{self.meta.get('num_players')} players)")
-        z = self.logits(x)[list(legal)]
+        z = self.legal_logits(x, legal)
         if self.deterministic:
             return int(legal[int(np.argmax(z))])
         p = np.exp(z - z.max())
