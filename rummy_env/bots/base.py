@@ -8,8 +8,9 @@ or the stock order (RLCard's and pgx's leaks, STYLE-ANCHORS section 3 and 4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -27,6 +28,10 @@ class SeatView:
     #: The rules family of the variant ("contract", "indian", "gin", "manipulation"): public,
     #: and what :class:`~rummy_env.bots.GreedyBot` dispatches on.
     family: str = ""
+    #: The seat's information for search bots, computed on call: the public record and the
+    #: seat's own hand, nothing hidden (:func:`rummy_env.worlds.information`); None when the
+    #: view was not built from an env of this package.
+    information: Callable[[], Any] | None = None
 
     def piece(self, name: str) -> np.ndarray:
         """A named piece of the observation, reshaped."""
@@ -38,8 +43,10 @@ def seat_view(env: Any, agent: str) -> SeatView:
     """The view of ``agent`` in an AEC env of this package, built from ``observe`` only."""
     obs = env.observe(agent)
     legal = tuple(int(i) for i in np.flatnonzero(obs["action_mask"]))
+    info = getattr(env, "information", None)
     return SeatView(env.possible_agents.index(agent), obs["observation"], legal,
-                    env.layout, env.encoder.layout, env.family)
+                    env.layout, env.encoder.layout, env.family,
+                    None if info is None else partial(info, agent))
 
 
 def only_kinds(view: SeatView, kinds: frozenset[str] | set[str]) -> bool:

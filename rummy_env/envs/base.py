@@ -491,6 +491,24 @@ class RummyAECEnv(AECEnv):
         self._require_reset("get_state")
         return self.state_obj.to_dict()
 
+    def information(self, agent: str) -> Any:
+        """What ``agent`` knows of the position (:func:`rummy_env.worlds.information`): the
+        public record and its own hand, nothing hidden."""
+        self._require_reset("information")
+        from rummy_env.worlds import information
+
+        return information(self.state_obj, self.agent_name_mapping[agent])
+
+    def sample_world(self, agent: str, rng: np.random.Generator | int | None = None
+                     ) -> dict[str, Any]:
+        """A scenario dict for ``reset(options={"scenario": ...})``: this position with the
+        cards ``agent`` cannot see (other hands, stock order, face-down cards) dealt uniformly
+        among the arrangements consistent with its information (:mod:`rummy_env.worlds`).
+        ``rng``: a Generator or a seed (not the env's own generator, which it leaves alone)."""
+        from rummy_env.worlds import sample_scenario
+
+        return sample_scenario(self.information(agent), np.random.default_rng(rng))
+
     def render_text(self, viewer: int | None = None) -> str:
         """The table as text, showing the hand of ``viewer`` (None: every hand)."""
         self._require_reset("render")
