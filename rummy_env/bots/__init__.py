@@ -15,6 +15,7 @@ from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.bots.greedy import ContractGreedyBot
 from rummy_env.bots.indian import IndianGreedyBot
 from rummy_env.bots.manipulation import ManipulationGreedyBot
+from rummy_env.bots.search import SearchBot
 
 #: The greedy bot class of each rules family (``SeatView.family``).
 GREEDY_BY_FAMILY: dict[str, Any] = {
@@ -56,7 +57,7 @@ class GreedyBot:
 
 
 #: Bot names accepted by :func:`make_bot`, and their classes.
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
@@ -80,4 +81,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
 
 __all__ = ["BOTS", "GREEDY_BY_FAMILY", "Bot", "ContractGreedyBot", "GreedyBot", "RandomBot",
-           "SeatView", "make_bot", "only_kinds", "play_episode", "seat_view"]
+           "SearchBot", "SeatView", "make_bot", "only_kinds", "play_episode", "seat_view"]

@@ -1,0 +1,234 @@
+"""A determinized Monte Carlo search bot for every rules family.
+
+:class:`SearchBot` decides like this, at every decision with more than one legal action:
+
+1. It reads its seat's information from the view (``view.information()``: the public record
+   and its own hand, nothing hidden, :func:`rummy_env.worlds.information`) and samples up to
+   ``worlds`` (K) worlds from it: the cards it cannot see dealt uniformly at random
+   (:func:`rummy_env.worlds.sample_state`).
+2. In every world it tries every legal action, then plays the world on with the rollout policy
+   for every seat (``rollout``: ``"greedy"``, the family's :class:`~rummy_env.bots.GreedyBot`,
+   by default; ``"random"``; or any :class:`RolloutPolicy`) to the end of the deal, or for
+   ``horizon`` (H) steps and then a cheap evaluation (every hand counted as if the deal ended
+   now: contract and Indian penalty points, gin deadwood, manipulation hand scores). All
+   actions of one world share the world and its chance events (common random numbers), so
+   their differences are not drowned in the deal's luck.
+3. It plays the action with the best mean value over the worlds, the value being the seat's
+   score change minus the mean of the other seats' (the measure of a duplicate evaluation).
+   The rollout policy's own choice is kept unless another action beats it by more than
+   ``margin`` points (ties and noise then cost nothing against the policy it improves on).
+
+A ``time_budget`` (seconds per decision) stops sampling worlds once it is spent (always at least
+one world); without one the bot is deterministic under its seed: the same seed and the same
+views give the same actions. Rollouts run on the engine states (``clone``, ``legal_actions``,
+``apply``), never through the PettingZoo layer; the greedy rollout policy hands the family's
+greedy bot the acting seat's view as the engine's encoder builds it (what that bot reads), the
+random one builds nothing. The bot never sees another hand or the stock: only its view and the
+information the view carries.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from rummy_env.bots.base import SeatView
+from rummy_env.worlds import Information, sample_state
+
+#: The encoder class of each family's codec module (``rummy_env.<family>.codec``).
+_ENCODERS = {"contract": "ContractEncoder", "gin": "GinEncoder", "indian": "IndianEncoder",
+             "manipulation": "ManipulationEncoder"}
+
+
+class RolloutPolicy(Protocol):
+    """Plays every seat of a rollout: a typed legal action of ``state.current_player``."""
+
+    def act(self, state: Any, rng: np.random.Generator) -> Any: ...
+
+
+class RandomRollout:
+    """Uniform over the engine's legal actions."""
+
+    def __init__(self, game: Any, family: str) -> None:
+        pass
+
+    def act(self, state: Any, rng: np.random.Generator) -> Any:
+        legal = state.legal_actions()
+        return legal[int(rng.integers(len(legal)))] if len(legal) > 1 else legal[0]
+
+
+class BotRollout:
+    """A :class:`~rummy_env.bots.base.Bot` (the family's greedy bot by default) as a rollout
+    policy: the acting seat's view is built from the engine state by the family's encoder and
+    action layout (numpy only; no env), as :func:`~rummy_env.bots.base.seat_view` builds it
+    from an env. A forced move (one legal action) builds nothing."""
+
+    def __init__(self, game: Any, family: str, bot: Any = None) -> None:
+        codec = importlib.import_module(f"rummy_env.{family}.codec")
+        self.layout = codec.build_action_layout(game)
+        self.encoder = getattr(codec, _ENCODERS[family])(game)
+        self.family = family
+        if bot is None:
+            from rummy_env.bots import GREEDY_BY_FAMILY
+
+            bot = GREEDY_BY_FAMILY[family](0)
+        self.bot = bot
+
+    def act(self, state: Any, rng: np.random.Generator) -> Any:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player
+        enc = self.layout._encode
+        ids = tuple(sorted(enc[a] for a in legal))
+        view = SeatView(seat, self.encoder.observe(state, seat), ids, self.layout,
+                        self.encoder.layout, self.family)
+        return self.layout._decode[self.bot.act(view)]
+
+
+#: Rollout policies by name: each is built as ``cls(game, family)``.
+ROLLOUTS: dict[str, Callable[[Any, str], RolloutPolicy]] = {
+    "greedy": BotRollout, "random": RandomRollout,
+}
+
+
+def estimate(state: Any) -> list[float]:
+    """Each seat's points if the deal were counted now, lower is better: CR-12 penalty points
+    (contract), IR-9 points or the pack cost (Indian), deadwood (gin), minus the MR-9 hand
+    score (manipulation). The cheap evaluation at the end of a cut rollout."""
+    if hasattr(state, "hand_deadwood"):  # gin
+        return [float(state.hand_deadwood(s)) for s in (0, 1)]
+    return [float(state.penalty(s)) for s in range(state.n)]
+
+
+def relative(values: Sequence[float], seat: int) -> float:
+    """Minus (``seat``'s value minus the mean of the others'): higher is better for ``seat``."""
+    others = [v for s, v in enumerate(values) if s != seat]
+    return -(values[seat] - sum(others) / len(others))
+
+
+class SearchBot:
+    """Determinized Monte Carlo search over the legal actions (see the module docstring).
+
+    :param seed: seeds the bot's generator (worlds and rollouts' chance events).
+    :param worlds: K, the most worlds sampled per decision.
+    :param horizon: H, steps played after the action before the cheap evaluation; None plays
+        to the end of the deal (at most ``max_steps`` steps, then the evaluation).
+    :param rollout: the rollout policy of every seat: ``"greedy"`` (default), ``"random"``, or
+        a callable ``(game, family) -> RolloutPolicy``.
+    :param time_budget: seconds per decision after which no further world is sampled (None:
+        exactly ``worlds`` worlds, deterministic).
+    :param margin: how many points (per deal, relative to the others) another action must gain
+        over the rollout policy's own choice to be played instead.
+    :param max_steps: the cap of a rollout played to the end of the deal.
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, worlds: int = 8, horizon: int | None = None,
+                 rollout: str | Callable[[Any, str], RolloutPolicy] = "greedy",
+                 time_budget: float | None = None, margin: float = 0.0,
+                 max_steps: int = 400) -> None:
+        if not isinstance(worlds, int) or worlds < 1:
+            raise ValueError(f"worlds={worlds!r} must be an int >= 1")
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
+            raise ValueError(f"horizon={horizon!r} must be None or an int >= 0")
+        if isinstance(rollout, str) and rollout not in ROLLOUTS:
+            raise ValueError(f"rollout={rollout!r}; allowed: {', '.join(ROLLOUTS)} or a callable")
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget={time_budget!r} must be None or seconds > 0")
+        self.worlds = worlds
+        self.horizon = horizon
+        self.rollout = rollout
+        self.time_budget = time_budget
+        self.margin = float(margin)
+        self.max_steps = max_steps
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self._policies: dict[int, tuple[Any, RolloutPolicy]] = {}
+        #: Statistics of the last decision: worlds sampled, rollouts played, seconds.
+        self.last: dict[str, float] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+            self.rng = np.random.default_rng(seed)
+
+    def policy(self, game: Any, family: str) -> RolloutPolicy:
+        """The rollout policy for ``game`` (built once per game object)."""
+        got = self._policies.get(id(game))
+        if got is None or got[0] is not game:
+            make = ROLLOUTS[self.rollout] if isinstance(self.rollout, str) else self.rollout
+            got = self._policies[id(game)] = (game, make(game, family))
+        return got[1]
+
+    def act(self, view: SeatView) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
+        if len(legal) == 1:
+            self.last = {"worlds": 0, "rollouts": 0, "seconds": 0.0}
+            return int(legal[0])
+        if view.information is None:
+            raise ValueError("SearchBot needs the seat's information: a view built by "
+                             "rummy_env.bots.seat_view from an env of this package")
+        info = view.information()
+        decode = view.action_layout.decode
+        actions = [decode(i) for i in legal]
+        policy = self.policy(info.game, info.family)
+        prior = self._prior(policy, view, actions)
+        means = self.values(info, actions)
+        best = max(range(len(actions)), key=lambda i: (means[i], i == prior))
+        if prior is not None and means[best] - means[prior] <= self.margin:
+            best = prior
+        return int(legal[best])
+
+    def _prior(self, policy: RolloutPolicy, view: SeatView, actions: list[Any]) -> int | None:
+        """Index of the rollout policy's own choice at the real view (a bot policy), else None."""
+        bot = getattr(policy, "bot", None)
+        if bot is None:
+            return None
+        return list(view.legal_actions).index(bot.act(view))
+
+    def values(self, info: Information, actions: Sequence[Any]) -> list[float]:
+        """Mean value of each action over the sampled worlds (see the module docstring)."""
+        t0 = time.perf_counter()
+        policy = self.policy(info.game, info.family)
+        totals = [0.0] * len(actions)
+        seat = info.seat
+        done = rollouts = 0
+        for _ in range(self.worlds):
+            world = sample_state(info, self.rng)
+            chance = int(self.rng.integers(2**63))
+            for i, a in enumerate(actions):
+                st = world.clone()
+                rng = np.random.default_rng(chance)
+                st.apply(a, rng)
+                totals[i] += self.play_out(st, seat, policy, rng)
+                rollouts += 1
+            done += 1
+            if self.time_budget is not None and time.perf_counter() - t0 >= self.time_budget:
+                break
+        self.last = {"worlds": done, "rollouts": rollouts, "seconds": time.perf_counter() - t0}
+        return [t / done for t in totals]
+
+    def play_out(self, st: Any, seat: int, policy: RolloutPolicy,
+                 rng: np.random.Generator) -> float:
+        """Play ``st`` on with ``policy`` to the end of the deal or the horizon; ``seat``'s
+        value (:func:`relative` of the deal's score changes, or of :func:`estimate`)."""
+        steps = self.max_steps if self.horizon is None else self.horizon
+        for _ in range(steps):
+            if st.is_deal_over:
+                return relative(st.last_deal_delta, seat)
+            st.apply(policy.act(st, rng), rng)
+        if st.is_deal_over:
+            return relative(st.last_deal_delta, seat)
+        return relative(estimate(st), seat)
+
+
+__all__ = ["BotRollout", "ROLLOUTS", "RandomRollout", "RolloutPolicy", "SearchBot", "estimate",
+           "relative"]

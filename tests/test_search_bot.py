@@ -1,0 +1,128 @@
+"""SearchBot (rummy_env.bots.search): legal, deterministic, blind to hidden cards, every family.
+
+Small budgets (K worlds, H steps) keep these fast; strength is measured, never asserted (README,
+"Search bot").
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import rummy_env
+from rummy_env.bots import GreedyBot, SearchBot, make_bot, seat_view
+from rummy_env.bots.base import SeatView
+from rummy_env.bots.search import estimate, relative
+
+from test_sampler import _redeal
+
+#: One variant per family (and Indian at 4 players, where packs leave cards out of play).
+SMOKE = [("contract_rummy", None), ("may_i", None), ("gin_rummy", None), ("indian_rummy", 2),
+         ("indian_rummy", 4), ("manipulation_rummy", 2)]
+
+
+def _make(variant: str, players: int | None, **kw) -> object:
+    return (rummy_env.make(variant, num_players=players, **kw) if players
+            else rummy_env.make(variant, **kw))
+
+
+def _play(variant: str, players: int | None, seed: int, bot: SearchBot,
+          max_steps: int = 10**6) -> list[int]:
+    """One deal, the search bot in seat 0 and greedy bots elsewhere, illegal actions raising;
+    the search bot's actions."""
+    env = _make(variant, players, illegal_action="raise")
+    env.reset(seed=seed)
+    bot.reset(seed)
+    others = [GreedyBot(i) for i in range(env.num_players)]
+    mine = []
+    for k, agent in enumerate(env.agent_iter()):
+        _, _, term, trunc, _ = env.last(observe=False)
+        if term or trunc:
+            env.step(None)
+            continue
+        if k >= max_steps:
+            break
+        seat = env.agent_name_mapping[agent]
+        view = seat_view(env, agent)
+        a = bot.act(view) if seat == 0 else others[seat].act(view)
+        assert a in view.legal_actions
+        if seat == 0:
+            mine.append(a)
+        env.step(a)
+    return mine
+
+
+@pytest.mark.parametrize("variant,players", SMOKE)
+def test_smoke_game_with_only_legal_actions(variant: str, players: int | None) -> None:
+    steps = 40 if variant == "manipulation_rummy" else 10**6
+    played = _play(variant, players, 1, SearchBot(worlds=2, horizon=3), max_steps=steps)
+    assert played
+
+
+@pytest.mark.parametrize("variant,players", [("gin_rummy", None), ("contract_rummy", None)])
+def test_deterministic_under_its_seed(variant: str, players: int | None) -> None:
+    a = _play(variant, players, 4, SearchBot(worlds=2, horizon=4))
+    b = _play(variant, players, 4, SearchBot(worlds=2, horizon=4))
+    assert a == b
+
+
+def test_full_rollouts_and_the_random_policy_play_legally() -> None:
+    assert _play("gin_rummy", None, 2, SearchBot(worlds=2))
+    assert _play("gin_rummy", None, 3, SearchBot(worlds=2, horizon=5, rollout="random",
+                                                   time_budget=0.05))
+
+
+@pytest.mark.parametrize("variant,players", [("gin_rummy", None), ("contract_rummy", None),
+                                             ("indian_rummy", 4)])
+def test_decisions_do_not_depend_on_hidden_cards(variant: str, players: int | None) -> None:
+    """Re-deal every card the bot's seat cannot see: the same seed plays the same action."""
+    env = _make(variant, players)
+    rng = np.random.default_rng(0)
+    greedy = GreedyBot(0)
+    compared = 0
+    env.reset(seed=7)
+    for k, agent in enumerate(env.agent_iter()):
+        _, _, term, trunc, _ = env.last(observe=False)
+        if term or trunc or compared >= 4:
+            break
+        view = seat_view(env, agent)
+        st = env.state_obj
+        if len(view.legal_actions) > 2 and k % 3 == 0 and getattr(st, "knocker", -1) < 0:
+            other = _make(variant, env.num_players)
+            other.reset(options={"scenario": _redeal(st.to_dict(), view.seat, rng)})
+            assert other.state_obj.to_dict() != st.to_dict()
+            a = SearchBot(11, worlds=2, horizon=6).act(view)
+            b = SearchBot(11, worlds=2, horizon=6).act(seat_view(other, agent))
+            assert a == b
+            compared += 1
+        env.step(greedy.act(view))
+    assert compared >= 2
+
+
+def test_needs_the_seats_information_and_checks_its_parameters() -> None:
+    env = rummy_env.make("gin_rummy")
+    env.reset(seed=0)
+    view = seat_view(env, env.agent_selection)
+    bare = SeatView(view.seat, view.observation, view.legal_actions, view.action_layout,
+                    view.obs_layout, view.family)
+    if len(view.legal_actions) > 1:
+        with pytest.raises(ValueError, match="information"):
+            SearchBot().act(bare)
+    for bad in ({"worlds": 0}, {"horizon": -1}, {"rollout": "nope"}, {"time_budget": 0}):
+        with pytest.raises(ValueError):
+            SearchBot(**bad)
+    assert isinstance(make_bot("search", 3), SearchBot)
+
+
+def test_the_evaluation_counts_hands_as_the_deal_would() -> None:
+    env = rummy_env.make("contract_rummy")
+    env.reset(seed=0)
+    st = copy.deepcopy(env.state_obj)
+    est = estimate(st)
+    assert est == [float(st.penalty(s)) for s in range(st.n)]
+    assert relative([10.0, 20.0, 30.0, 40.0], 0) == pytest.approx(20.0)
+    gin = rummy_env.make("gin_rummy")
+    gin.reset(seed=0)
+    assert estimate(gin.state_obj) == [float(gin.state_obj.hand_deadwood(s)) for s in (0, 1)]
