@@ -43,6 +43,9 @@ from rummy_env.envs.options import check_overrides
 from rummy_env.errors import IllegalActionError, RuleConfigError, ScenarioError
 
 EPISODES = ("deal", "game")
+#: ``render_mode`` values of every variant: text returned, text printed, a picture
+#: (:mod:`rummy_env.render`, drawn with Pillow, imported only when a picture is drawn).
+RENDER_MODES = ("ansi", "human", "rgb_array")
 ILLEGAL = ("raise", "penalize")
 
 
@@ -59,7 +62,7 @@ def _np_random(seed: int | None) -> np.random.Generator:
 class RummyAECEnv(AECEnv):
     """Base class; see the module docstring. Subclasses set ``metadata``, ``preset`` and the hooks."""
 
-    metadata: dict[str, Any] = {"name": "rummy_base", "render_modes": ["ansi", "human"],
+    metadata: dict[str, Any] = {"name": "rummy_base", "render_modes": list(RENDER_MODES),
                                 "is_parallelizable": False, "render_fps": 1}
     preset: Any = None
 
@@ -77,8 +80,9 @@ class RummyAECEnv(AECEnv):
     ) -> None:
         """:param num_players: players, in the variant's range (default: the variant's own).
         :param episode: ``"deal"`` (one deal per episode) or ``"game"`` (every deal).
-        :param render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"``
-            (prints it).
+        :param render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"``
+            (prints it) or ``"rgb_array"`` (returns a picture of the table, a fixed-size
+            ``(720, 1280, 3)`` uint8 array; see :mod:`rummy_env.render`).
         :param max_turns: turns (a player's draw to discard) before the episode is truncated;
             default 300 per deal. Random play can cycle through reshuffles for very long, like
             OpenSpiel's gin cap, so a generous cap keeps episodes finite.
@@ -514,7 +518,19 @@ class RummyAECEnv(AECEnv):
         self._require_reset("render")
         return self.state_obj.render_text(viewer)
 
-    def render(self) -> str | None:
+    def render_rgb(self, viewer: int | None = None, reveal: bool = False) -> np.ndarray:
+        """A picture of the table from seat ``viewer`` (its hand face up, the others as
+        backs), or from above with ``reveal`` (every hand, marked so on the picture); a
+        ``(720, 1280, 3)`` uint8 array (:mod:`rummy_env.render`)."""
+        self._require_reset("render")
+        from rummy_env.render import render_rgb
+
+        return render_rgb(self, viewer, reveal)
+
+    def render(self) -> str | np.ndarray | None:
+        """The table from ``self.viewer`` (None: the seat to act; when nobody acts, as at the
+        end of a deal, every hand): text (``ansi``), printed (``human``) or a picture
+        (``rgb_array``, from above when nobody acts)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
@@ -523,6 +539,8 @@ class RummyAECEnv(AECEnv):
         if viewer is None:
             cur = self.state_obj.current_player
             viewer = cur if cur >= 0 else None
+        if self.render_mode == "rgb_array":
+            return self.render_rgb(viewer, reveal=viewer is None)
         text = self.state_obj.render_text(viewer)
         if self.render_mode == "human":
             print(text)

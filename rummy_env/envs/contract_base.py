@@ -9,13 +9,13 @@ import numpy as np
 from rummy_env.contract.codec import ContractEncoder, build_action_layout
 from rummy_env.contract.scenario import state_from_dict
 from rummy_env.contract.state import ContractGame, ContractState
-from rummy_env.envs.base import RummyAECEnv
+from rummy_env.envs.base import RENDER_MODES, RummyAECEnv
 from rummy_env.envs.options import check_playable
 
 
 def variant_metadata(name: str) -> dict[str, Any]:
     """PettingZoo metadata of a versioned variant module (``name`` carries ``_vN``)."""
-    return {"name": name, "render_modes": ["ansi", "human"], "is_parallelizable": False,
+    return {"name": name, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
             "render_fps": 1}
 
 

@@ -10,8 +10,9 @@
 
 * ``variant``: a name in :data:`rummy_env.VARIANTS`; ``**env_options`` go to
   :func:`rummy_env.make` (``num_players``, ``deal``, ``episode``, ``reward_scale``,
-  ``illegal_action``, ``max_turns``, rule fields ...). ``render_mode`` (``"ansi"``/``"human"``)
-  is handled here: it renders the table from the learner's seat.
+  ``illegal_action``, ``max_turns``, rule fields ...). ``render_mode`` (``"ansi"``/``"human"``/
+  ``"rgb_array"``) is handled here: it renders the table from the learner's seat (a picture
+  for ``"rgb_array"``, so Gymnasium's ``RecordVideo`` records the learner's games).
 * ``opponents``: ``"random"`` (:class:`~rummy_env.bots.RandomBot`), ``"greedy"`` or another
   name known to ``rummy_env.bots.make_bot``; a sequence of bots, one per other seat in seat
   order after the learner (bot ``k`` plays seat ``(learner + 1 + k) % n``); or a callable
@@ -113,7 +114,7 @@ def _check_bot(bot: Any, where: str) -> Any:
 class SingleSeatEnv(gym.Env):
     """One learning seat of a rummy_env AEC game against bots; see the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -333,10 +334,12 @@ class SingleSeatEnv(gym.Env):
         """The learner's legal actions as a bool array (all False once the episode is over)."""
         return self.aec.observe(self.learner)["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":
+            return self.aec.render_rgb(self._learner_seat)
         text = self.aec.render_text(self._learner_seat)
         if self.render_mode == "human":
             print(text)
