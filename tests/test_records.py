@@ -134,3 +134,72 @@ def test_the_recorder_passes_everything_else_through() -> None:
     with pytest.raises(rummy_env.IllegalActionError):
         env.step(10**6)  # refused by the env: nothing recorded
     assert env.record.steps == 0
+
+
+# --------------------------------------------------------------------------- examples/replay.py
+def _replay_main():
+    import pathlib
+    import runpy
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    return runpy.run_path(str(root / "examples" / "replay.py"))
+
+
+def _gin_record(tmp_path):
+    env = RecordGame(rummy_env.make("gin_rummy"), players=["greedy", "random"])
+    env.reset(seed=7)
+    _play(env, [make_bot("greedy", 0), make_bot("random", 1)])
+    return env.record, env.record.save(tmp_path / "gin.json")
+
+
+def test_replay_tool_writes_a_gif_from_above_and_from_a_seat(tmp_path, capsys) -> None:
+    from PIL import Image
+
+    record, path = _gin_record(tmp_path)
+    main = _replay_main()["main"]
+    assert main([str(path), "--out", str(tmp_path / "above.gif"), "--scale", "0.25"]) == 0
+    assert main([str(path), "--out", str(tmp_path / "seat.gif"), "--seat", "1", "--scale",
+                 "0.25", "--every", "2"]) == 0
+    above, seat = Image.open(tmp_path / "above.gif"), Image.open(tmp_path / "seat.gif")
+    assert above.n_frames == record.steps + 1  # before every move, and the end
+    assert seat.n_frames == record.steps // 2 + 1 + (record.steps % 2 == 1)
+    assert above.size == (320, 180)
+    out = capsys.readouterr().out
+    assert "from above (every hand)" in out and "player_1" in out
+    assert main([str(path)]) == 0  # the moves as text
+    assert "move 1/" in capsys.readouterr().out
+
+
+def test_replay_tool_writes_mp4_and_the_score_plot(tmp_path) -> None:
+    record, path = _gin_record(tmp_path)
+    main = _replay_main()["main"]
+    try:
+        import imageio_ffmpeg  # noqa: F401
+    except ImportError:
+        pytest.importorskip("moviepy")
+    assert main([str(path), "--out", str(tmp_path / "g.mp4"), "--scale", "0.25"]) == 0
+    assert (tmp_path / "g.mp4").stat().st_size > 1000
+    pytest.importorskip("matplotlib")
+    assert main([str(path), "--plot", str(tmp_path / "scores.png")]) == 0
+    assert (tmp_path / "scores.png").stat().st_size > 5000
+
+
+def test_score_series_follows_the_deals(tmp_path) -> None:
+    env = RecordGame(rummy_env.make("contract_rummy", num_players=3, episode="game"))
+    env.reset(seed=4)
+    _play(env)
+    data = _replay_main()["score_series"](env.record)
+    assert data["totals"].shape == data["hands"].shape == (env.record.steps + 1, 3)
+    final = env.state_obj
+    assert final.deals_played > 1 and len(data["deal_ends"]) == final.deals_played
+    assert list(data["totals"][-1]) == [-float(s) for s in final.scores]
+
+
+def test_replay_tool_errors_are_clear(tmp_path, capsys) -> None:
+    _, path = _gin_record(tmp_path)
+    main = _replay_main()["main"]
+    assert main([str(path), "--seat", "5"]) == 2
+    assert "--seat 5" in capsys.readouterr().err
+    assert main([str(path), "--out", str(tmp_path / "x.avi")]) == 2
+    assert "unknown animation format" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.json")]) == 2

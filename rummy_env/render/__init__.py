@@ -22,17 +22,20 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.render.view import FAMILIES, TableView, hand_summary, table_view
+from rummy_env.render.view import FAMILIES, TableView, hand_points, hand_summary, table_view
 
 #: The frame size of every environment's ``rgb_array`` picture (height, width).
 FRAME_SHAPE = (720, 1280, 3)
 
 
-def render_rgb(env: Any, viewer: int | None = None, reveal: bool = False) -> np.ndarray:
-    """The picture of ``env``'s table from seat ``viewer`` (or from above with ``reveal``)."""
+def render_rgb(env: Any, viewer: int | None = None, reveal: bool = False,
+               caption: str | None = None) -> np.ndarray:
+    """The picture of ``env``'s table from seat ``viewer`` (or from above with ``reveal``),
+    with an optional ``caption`` on its bottom line (a replay's step)."""
     from rummy_env.render.draw import draw
 
-    return draw(table_view(env.state_obj, env.family, viewer, reveal))
+    return draw(table_view(env.unwrapped.state_obj, env.unwrapped.family, viewer, reveal),
+                caption)
 
 
 def save_png(frame: np.ndarray, path: Any, colors: int | None = None) -> None:
@@ -45,5 +48,5 @@ def save_png(frame: np.ndarray, path: Any, colors: int | None = None) -> None:
     img.save(path, optimize=True)
 
 
-__all__ = ["FAMILIES", "FRAME_SHAPE", "TableView", "hand_summary", "render_rgb", "save_png",
-           "table_view"]
+__all__ = ["FAMILIES", "FRAME_SHAPE", "TableView", "hand_points", "hand_summary", "render_rgb",
+           "save_png", "table_view"]

@@ -375,8 +375,9 @@ def _table(img: Any, d: Any, view: TableView, box: tuple[int, int, int, int]) ->
             img.paste(face, (mx + i * step, y0 + my), face)
 
 
-def draw(view: TableView) -> np.ndarray:
-    """The picture of ``view``: a ``(HEIGHT, WIDTH, 3)`` uint8 array."""
+def draw(view: TableView, caption: str | None = None) -> np.ndarray:
+    """The picture of ``view``: a ``(HEIGHT, WIDTH, 3)`` uint8 array; ``caption`` (a replay's
+    step and next move) goes on the bottom line."""
     Image, ImageDraw, _ = _pil()
     img = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     d = ImageDraw.Draw(img)
@@ -435,6 +436,8 @@ def draw(view: TableView) -> np.ndarray:
         if cards and _fan_step(len(cards), w, WIDTH - 24) < 16:
             w, h = 44, 62  # a very large hand: smaller cards so every corner shows
         _fan(img, cards, 12, bottom + 32, w, h, WIDTH - 24, view.wild)
+    if caption:
+        _text(img, (12, HEIGHT - 24), caption, 15, YELLOW, max_w=WIDTH - 360)
     if view.wild:
         _text(img, (WIDTH - 330, HEIGHT - 20),
               "gold: wild (on the table: shows what it stands for)", 12, DIM)

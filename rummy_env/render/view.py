@@ -308,37 +308,56 @@ def table_view(state: Any, family: str, viewer: int | None = None,
 
 
 # --------------------------------------------------------------------------- hand summary
-def hand_summary(state: Any, family: str, seat: int | None) -> str:
-    """One line about ``seat``'s own hand, from that hand and public data only: the points it
-    would cost if the deal ended now (contract family), its deadwood (Gin Rummy: with 11
-    cards, after the best discard), the points of its least-paying arrangement and whether it
-    can declare (Indian Rummy), its value (Manipulation Rummy)."""
-    if seat is None:
-        return ""
+def hand_points(state: Any, family: str, seat: int) -> float | None:
+    """The number :func:`hand_summary` leads with, from ``seat``'s own hand: the points it
+    would cost if the deal ended now (contract family), its deadwood (Gin Rummy; with 11 cards,
+    after the best discard), the points of its least-paying arrangement (Indian Rummy; what a
+    packer owes; None while it holds 14 cards), its value (Manipulation Rummy)."""
     st = state
     if family == "contract":
-        left = "" if st.melded[seat] else "   contract not laid yet"
-        return f"{st.penalty(seat)} points in hand if the deal ended now{left}"
+        return float(st.penalty(seat))
     if family == "gin":
         from rummy_env.gin.melds import card_list, deadwood
 
         hand = st.hands[seat]
         if hand.bit_count() > 10:
-            best = min(deadwood(hand & ~(1 << t)) for t in card_list(hand))
-            return f"deadwood {best} after the best discard"
-        return f"deadwood {deadwood(hand)}"
+            return float(min(deadwood(hand & ~(1 << t)) for t in card_list(hand)))
+        return float(deadwood(hand))
     if family == "indian":
         if st.packed[seat]:
-            return f"packed: owes {st.owed[seat]:g}"
+            return float(st.owed[seat])
         if st.hand_size(seat) != st.rules.hand_size:
+            return None
+        return float(st.arrangement(seat).points)
+    if family == "manipulation":
+        return float(st.hand_value(seat))
+    raise ValueError(f"no hand points for the {family!r} family; allowed: " + ", ".join(FAMILIES))
+
+
+def hand_summary(state: Any, family: str, seat: int | None) -> str:
+    """One line about ``seat``'s own hand, from that hand and public data only (see
+    :func:`hand_points`), with what the family adds: whether the contract is laid, whether an
+    Indian hand can declare and has its pure sequence."""
+    if seat is None:
+        return ""
+    st = state
+    pts = hand_points(st, family, seat)
+    if family == "contract":
+        left = "" if st.melded[seat] else "   contract not laid yet"
+        return f"{pts:g} points in hand if the deal ended now{left}"
+    if family == "gin":
+        more = " after the best discard" if st.hands[seat].bit_count() > 10 else ""
+        return f"deadwood {pts:g}{more}"
+    if family == "indian":
+        if st.packed[seat]:
+            return f"packed: owes {pts:g}"
+        if pts is None:
             return f"{st.hand_size(seat)} cards: discard (or declare) to arrange"
         a = st.arrangement(seat)
-        return (f"best arrangement: {a.points:g} points"
-                + ("   can declare" if a.can_declare else "")
+        return (f"best arrangement: {pts:g} points" + ("   can declare" if a.can_declare else "")
                 + ("" if a.first_life else "   no pure sequence yet"))
-    if family == "manipulation":
-        return f"hand value {st.hand_value(seat)}"
-    raise ValueError(f"no hand summary for the {family!r} family")
+    return f"hand value {pts:g}"
 
 
-__all__ = ["FAMILIES", "MeldPicture", "SeatPanel", "TableView", "hand_summary", "table_view"]
+__all__ = ["FAMILIES", "MeldPicture", "SeatPanel", "TableView", "hand_points", "hand_summary",
+           "table_view"]
