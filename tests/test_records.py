@@ -203,3 +203,27 @@ def test_replay_tool_errors_are_clear(tmp_path, capsys) -> None:
     assert main([str(path), "--out", str(tmp_path / "x.avi")]) == 2
     assert "unknown animation format" in capsys.readouterr().err
     assert main([str(tmp_path / "missing.json")]) == 2
+
+
+def test_evaluate_record_saves_every_evaluated_deal(tmp_path) -> None:
+    """training/evaluate.py --record DIR: one replayable record per deal, who sat where, and
+    the same numbers as without recording."""
+    from training.evaluate import evaluate, main
+
+    plain = evaluate("gin_rummy", ["greedy", "random"], 4, seed=2, duplicate=True)
+    rec = evaluate("gin_rummy", ["greedy", "random"], 4, seed=2, duplicate=True,
+                   record_dir=tmp_path / "deals")
+    assert rec["records"] == str(tmp_path / "deals")
+    for key in ("results", "paired", "truncated"):
+        assert rec[key] == plain[key]
+    files = sorted((tmp_path / "deals").glob("deal_*.json"))
+    assert [f.name for f in files] == [f"deal_{k:05d}.json" for k in range(4)]
+    records = [load_record(f) for f in files]
+    assert records[0].players == ["0:greedy", "1:random"]
+    assert records[1].players == ["1:random", "0:greedy"]  # the duplicate rotation
+    assert records[0].seed == records[1].seed and records[1].meta["rotation"] == 1
+    for r in records:
+        check_replay(r)
+    assert main(["--variant", "gin_rummy", "--seats", "greedy,random", "--deals", "2",
+                 "--record", str(tmp_path / "cli")]) == 0
+    assert len(list((tmp_path / "cli").glob("deal_*.json"))) == 2

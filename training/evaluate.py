@@ -31,6 +31,10 @@ A deal cut off by ``max_turns`` (truncation) has no reward; its penalty is the h
 that moment, as if the deal had ended with no one out (CR-11), and the number of such deals is
 reported. (Outside the contract family, where CR-12 does not apply, the penalty is minus the
 deal's reward.)
+
+``--record DIR`` saves every evaluated deal as a game record (``DIR/deal_00000.json`` ...: the
+seed, every move, the rewards, who sat where), which ``examples/replay.py`` animates or plots
+and ``rummy_env.records.check_replay`` plays again exactly.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ def load_seat(spec: str, seed: int | None = None, cache: dict[str, Any] | None =
 def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
              players: int | None = None, env_options: dict[str, Any] | None = None,
              duplicate: bool = False, bots: Sequence[Bot] | None = None,
+             record_dir: str | pathlib.Path | None = None,
              ) -> dict[str, Any]:
     """Play ``deals`` one-deal episodes of ``variant`` with the listed ``seats`` and return the
     statistics as a JSON-serialisable dict (see the module docstring for what they mean).
@@ -97,6 +102,8 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
         the luck of the deal cancels in the paired comparison.
     :param bots: bot objects to use instead of loading ``seats`` (their labels still come from
         ``seats``).
+    :param record_dir: save every deal as a game record there (``deal_00000.json`` ...; see
+        :mod:`rummy_env.records`), with who sat where and the deal's index, group and rotation.
 
     Returns ``{"variant", "players", "deals", "seed", "seats", "env_options", "duplicate",
     "truncated", "seconds", "results": [{"player", "label", "seat", "mean_penalty",
@@ -126,6 +133,11 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     elif len(bots) != P:
         raise ValueError(f"{len(bots)} bots given for {P} players")
     env = rummy_env.make(variant, **opts)
+    if record_dir is not None:
+        from rummy_env.records import RecordGame
+
+        # Only the final position's hash: a hash per move would double the evaluation's cost.
+        env = RecordGame(env, digests=False)
     if "greedy" in seats and env.family not in GREEDY_BY_FAMILY:
         raise ValueError(f"no greedy bot for {variant!r} (its {env.family!r} family); families "
                          f"with one: {', '.join(GREEDY_BY_FAMILY)}")
@@ -142,7 +154,14 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
         deal_seed = seed * 1_000_003 + g
         group[k] = g
         seat_of = [(j + r) % P for j in range(P)]  # listed player j sits in seat seat_of[j]
+        if record_dir is not None:
+            env.players = [""] * P
+            for j in range(P):
+                env.players[seat_of[j]] = f"{j}:{_short(seats[j])}"
         pen, tot, was_truncated = play_deal(env, bots, seat_of, deal_seed)
+        if record_dir is not None:
+            env.record.meta.update(deal=k, group=g, rotation=r, deal_seed=deal_seed)
+            env.record.save(pathlib.Path(record_dir) / f"deal_{k:05d}.json")
         low = min(pen)
         winners = [j for j in range(P) if pen[j] == low]
         for j in range(P):
@@ -168,6 +187,7 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
         "env_options": {k: v for k, v in opts.items()}, "duplicate": bool(duplicate),
         "truncated": int(truncated), "seconds": seconds, "results": results,
         "paired": paired(penalty, win, group),
+        **({"records": str(record_dir)} if record_dir is not None else {}),
     }
 
 
@@ -274,6 +294,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="player count (default: the number of seats; one seat fills all; with "
                          "--agent the policy's own)")
     ap.add_argument("--json", default=None, help="write the numbers to this file")
+    ap.add_argument("--record", metavar="DIR", default=None,
+                    help="save every evaluated deal as a game record in DIR (replay them with "
+                         "examples/replay.py)")
     args = ap.parse_args(argv)
     duplicate = args.duplicate
     variant, players, env_options = args.variant, args.players, None
@@ -298,11 +321,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if variant is None:
             raise ValueError("give --variant")
         res = evaluate(variant, seats, args.deals, args.seed, players=players,
-                       env_options=env_options, duplicate=duplicate)
+                       env_options=env_options, duplicate=duplicate, record_dir=args.record)
     except (ValueError, rummy_env.RummyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(format_table(res))
+    if args.record:
+        print(f"game records of the {res['deals']} deals: {args.record}/deal_*.json")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(res, indent=2))
     return 0
