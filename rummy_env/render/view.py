@@ -286,7 +286,8 @@ def _manipulation(st: Any, viewer: int | None, reveal: bool) -> TableView:
     if _phase_over(st):
         banner = (f"deal over ({st.result}): " + ", ".join(
             f"player_{s} {st.last_deal_points[s]:+d}" for s in range(st.n)))
-    label = f"table ({sum(eff) + st.pending} cards, one valid arrangement)"
+    label = (f"table ({sum(eff) + st.pending} cards, " + (
+        "being rearranged this turn)" if arranged is None else "one valid arrangement)"))
     return TableView("manipulation", title, _status(st), view_seat, reveal, tuple(seats),
                      tuple(melds), label, len(st.stock), None, None, tuple(extras), banner,
                      frozenset({JOKER}), hand_seat, hand_summary(st, "manipulation", hand_seat))
