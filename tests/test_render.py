@@ -44,8 +44,7 @@ def test_rgb_array_frames_have_a_fixed_shape_and_change_with_play(variant: str) 
     assert len(np.unique(packed | later[..., 2])) > 20
 
 
-@pytest.mark.parametrize("variant", ["contract_rummy", "indian_rummy", "manipulation_rummy",
-                                     "gin_rummy", "shanghai_rummy", "progressive_rummy"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_pettingzoo_render_test(variant: str, capsys) -> None:
     render_test(lambda **kw: rummy_env.make(variant, **kw))
     assert "phase:" in capsys.readouterr().out  # human mode prints the table
@@ -146,6 +145,16 @@ def test_family_extras_appear_in_the_view() -> None:
     assert may.state_obj.phase == "claim"
     banner = table_view(may.state_obj, "contract", 0).banner
     assert banner and "May I?" in banner and f"player_{may.state_obj.claim_queue[0]}" in banner
+
+
+def test_importing_the_package_loads_no_pillow() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, rummy_env; e = rummy_env.make('gin_rummy', render_mode='rgb_array'); "
+            "e.reset(seed=0); print('PIL' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_rendering_before_reset_is_a_clear_error() -> None:

@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from rummy_env.render.draw import HEIGHT, WIDTH  # numpy only: Pillow loads when a frame is drawn
 from rummy_env.render.view import FAMILIES, TableView, hand_points, hand_summary, table_view
 
-#: The frame size of every environment's ``rgb_array`` picture (height, width).
-FRAME_SHAPE = (720, 1280, 3)
+#: The shape of every environment's ``rgb_array`` picture (height, width, RGB).
+FRAME_SHAPE = (HEIGHT, WIDTH, 3)
 
 
 def render_rgb(env: Any, viewer: int | None = None, reveal: bool = False,
