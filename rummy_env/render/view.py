@@ -269,7 +269,8 @@ def _manipulation(st: Any, viewer: int | None, reveal: bool) -> TableView:
               else [(kind, list(ts)) for kind, ts in arranged])
     melds = []
     for kind, types in groups:
-        cards, stands = [], []
+        cards: list[int] = []
+        stands: list[int | None] = []
         for t in types:
             if jokers[t]:  # one joker on the table stands for t: show it as the joker
                 jokers[t] -= 1
