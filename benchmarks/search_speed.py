@@ -1,0 +1,89 @@
+"""SearchBot decisions per second per variant, and where the time goes.
+
+Run::
+
+    python benchmarks/search_speed.py [--variants gin_rummy,indian_rummy] [--worlds 8]
+        [--horizon H] [--positions 40] [--seed 0]
+
+Positions are taken from seeded greedy play (every decision of seat 0 with more than one legal
+action, up to ``--positions`` per variant); at each the bot of that budget decides once. It
+reports decisions per second and the mean worlds and rollouts (one per world and legal action,
+played on the engine states, no PettingZoo layer) per decision. CPU time
+(``time.process_time``), so a shared machine's load moves it less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rummy_env  # noqa: E402
+from rummy_env.bots import GreedyBot, SearchBot, seat_view  # noqa: E402
+
+#: (variant, players) measured by default: every variant at its default player count, and the
+#: 2-player tables of the families that have them.
+DEFAULT = [(v, None) for v in rummy_env.VARIANTS if v not in ("indian_rummy",
+                                                               "manipulation_rummy")]
+DEFAULT += [("indian_rummy", 2), ("indian_rummy", 4), ("manipulation_rummy", 2)]
+
+
+def positions(variant: str, players: int | None, count: int, seed: int) -> list:
+    """Copies of envs at seat 0's decisions with a choice, from greedy play."""
+    env = rummy_env.make(variant, num_players=players) if players else rummy_env.make(variant)
+    bots = [GreedyBot(i) for i in range(env.num_players)]
+    out: list = []
+    deal = seed
+    while len(out) < count:
+        env.reset(seed=deal)
+        deal += 1
+        for k, agent in enumerate(env.agent_iter()):
+            _, _, term, trunc, _ = env.last(observe=False)
+            if term or trunc:
+                env.step(None)
+                continue
+            view = seat_view(env, agent)
+            if view.seat == 0 and len(view.legal_actions) > 1 and k % 2 == 0:
+                out.append((copy.deepcopy(env), agent))
+                if len(out) >= count:
+                    break
+            env.step(bots[view.seat].act(view))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variants", default="", help="comma-separated (default: every variant)")
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--worlds", type=int, default=8)
+    ap.add_argument("--horizon", type=int, default=None)
+    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    cases = ([(v, args.players) for v in args.variants.split(",")] if args.variants
+             else DEFAULT)
+    print(f"K={args.worlds} H={args.horizon}")
+    print("| variant | players | decisions/s | ms per decision | worlds | rollouts per "
+          "decision |")
+    print("|---|---|---|---|---|---|")
+    for variant, players in cases:
+        pos = positions(variant, players, args.positions, args.seed)
+        bot = SearchBot(args.seed, worlds=args.worlds, horizon=args.horizon)
+        worlds = rollouts = 0
+        t0 = time.process_time()
+        for env, agent in pos:
+            bot.act(seat_view(env, agent))
+            worlds += bot.last["worlds"]
+            rollouts += bot.last["rollouts"]
+        dt = time.process_time() - t0
+        n = len(pos)
+        print(f"| `{variant}` | {pos[0][0].num_players} | {n / dt:.1f} | {1000 * dt / n:.0f} | "
+              f"{worlds / n:.1f} | {rollouts / n:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""SearchBot against GreedyBot at a chosen budget: duplicate evaluation and time per decision.
+
+Run::
+
+    python benchmarks/search_strength.py --variant gin_rummy --players 2 --deals 1000 \\
+        --worlds 8 [--horizon H] [--time-budget S] [--confidence Z] [--rollout greedy]
+        [--seed 0] [--json OUT]
+
+plays ``training.evaluate``'s duplicate evaluation (every deal once per rotation of the players
+through the seats, paired comparison by deal) with a :class:`~rummy_env.bots.SearchBot` of
+that budget in listed seat 0 and GreedyBots elsewhere, and reports, besides evaluate's
+numbers, the search bot's mean seconds per decision: over every decision, and over those it
+searched (more than one legal action). ``python -m training.evaluate --agent search --vs
+greedy --duplicate`` plays the default budget (``make_bot("search")``) the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rummy_env.bots import GreedyBot, SearchBot, SeatView  # noqa: E402
+from training.evaluate import evaluate  # noqa: E402
+
+
+class TimedSearch(SearchBot):
+    """A SearchBot that adds up the time it spends per decision."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.decisions = self.searched = 0
+        self.seconds = self.search_seconds = 0.0
+
+    def act(self, view: SeatView) -> int:
+        t0 = time.perf_counter()
+        a = super().act(view)
+        dt = time.perf_counter() - t0
+        self.decisions += 1
+        self.seconds += dt
+        if len(view.legal_actions) > 1:
+            self.searched += 1
+            self.search_seconds += dt
+        return a
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", required=True)
+    ap.add_argument("--players", type=int, required=True)
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--worlds", type=int, default=8, help="K, worlds sampled per decision")
+    ap.add_argument("--horizon", type=int, default=None,
+                    help="H, rollout steps before the cheap evaluation (default: to the end)")
+    ap.add_argument("--time-budget", type=float, default=None, help="seconds per decision")
+    ap.add_argument("--rollout", default="greedy", help="greedy or random")
+    ap.add_argument("--margin", type=float, default=0.0)
+    ap.add_argument("--confidence", type=float, default=2.0,
+                    help="standard errors a gain over greedy's choice must clear")
+    ap.add_argument("--json", type=Path, default=None, help="write the result here")
+    args = ap.parse_args(argv)
+    bot = TimedSearch(args.seed, worlds=args.worlds, horizon=args.horizon,
+                      rollout=args.rollout, time_budget=args.time_budget, margin=args.margin,
+                      confidence=args.confidence)
+    P = args.players
+    bots = [bot] + [GreedyBot(args.seed * 1000 + j) for j in range(1, P)]
+    res = evaluate(args.variant, ["search"] + ["greedy"] * (P - 1), args.deals, args.seed,
+                   players=P, duplicate=True, bots=bots)
+    res["search"] = {"worlds": args.worlds, "horizon": args.horizon, "rollout": args.rollout,
+                     "time_budget": args.time_budget, "margin": args.margin,
+                     "confidence": args.confidence,
+                     "decisions": bot.decisions, "searched": bot.searched,
+                     "seconds_per_decision": bot.seconds / max(1, bot.decisions),
+                     "seconds_per_searched": bot.search_seconds / max(1, bot.searched)}
+    p = res["paired"]
+    lo, hi = p["penalty_diff_ci"]
+    s = res["search"]
+    print(f"{args.variant} {P}p K={args.worlds} H={args.horizon} budget={args.time_budget} "
+          f"z={args.confidence}: "
+          f"{res['deals']} deals, search minus greedy {p['penalty_diff']:+.2f} "
+          f"[{lo:+.2f}, {hi:+.2f}] points per deal (beats: {p['beats']}), win rate "
+          f"{p['win_diff']:+.3f}; {1000 * s['seconds_per_decision']:.1f} ms per decision, "
+          f"{1000 * s['seconds_per_searched']:.1f} ms per searched decision "
+          f"({s['searched']} of {s['decisions']}); {res['seconds']:.0f} s", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=1))
+    return res
+
+
+if __name__ == "__main__":
+    main()
