@@ -2,8 +2,8 @@
 
 Run::
 
-    python benchmarks/search_speed.py [--variants gin_rummy,indian_rummy] [--worlds 8]
-        [--horizon H] [--positions 40] [--seed 0]
+    python benchmarks/search_speed.py [--variants gin_rummy,indian_rummy] [--worlds K|auto]
+        [--horizon H|full|auto] [--positions 40] [--seed 0]
 
 Positions are taken from seeded greedy play (every decision of seat 0 with more than one legal
 action, up to ``--positions`` per variant); at each the bot of that budget decides once. It
@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rummy_env  # noqa: E402
 from rummy_env.bots import GreedyBot, SearchBot, seat_view  # noqa: E402
+from search_strength import budget_arg  # noqa: E402
 
 #: (variant, players) measured by default: every variant at its default player count, and the
 #: 2-player tables of the families that have them.
@@ -41,13 +42,13 @@ def positions(variant: str, players: int | None, count: int, seed: int) -> list:
     while len(out) < count:
         env.reset(seed=deal)
         deal += 1
-        for k, agent in enumerate(env.agent_iter()):
+        for agent in env.agent_iter():
             _, _, term, trunc, _ = env.last(observe=False)
             if term or trunc:
                 env.step(None)
                 continue
             view = seat_view(env, agent)
-            if view.seat == 0 and len(view.legal_actions) > 1 and k % 2 == 0:
+            if view.seat == 0 and len(view.legal_actions) > 1:
                 out.append((copy.deepcopy(env), agent))
                 if len(out) >= count:
                     break
@@ -59,30 +60,29 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variants", default="", help="comma-separated (default: every variant)")
     ap.add_argument("--players", type=int, default=None)
-    ap.add_argument("--worlds", type=int, default=8)
-    ap.add_argument("--horizon", type=int, default=None)
+    ap.add_argument("--worlds", type=budget_arg, default="auto", help="K or auto")
+    ap.add_argument("--horizon", type=budget_arg, default="auto", help="H, full or auto")
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     cases = ([(v, args.players) for v in args.variants.split(",")] if args.variants
              else DEFAULT)
-    print(f"K={args.worlds} H={args.horizon}")
-    print("| variant | players | decisions/s | ms per decision | worlds | rollouts per "
+    print("| variant | players | K | H | decisions/s | ms per decision | rollouts per "
           "decision |")
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for variant, players in cases:
         pos = positions(variant, players, args.positions, args.seed)
         bot = SearchBot(args.seed, worlds=args.worlds, horizon=args.horizon)
-        worlds = rollouts = 0
+        rollouts = 0
         t0 = time.process_time()
         for env, agent in pos:
             bot.act(seat_view(env, agent))
-            worlds += bot.last["worlds"]
             rollouts += bot.last["rollouts"]
         dt = time.process_time() - t0
         n = len(pos)
-        print(f"| `{variant}` | {pos[0][0].num_players} | {n / dt:.1f} | {1000 * dt / n:.0f} | "
-              f"{worlds / n:.1f} | {rollouts / n:.1f} |", flush=True)
+        K, H = bot.budget(pos[0][0].family)
+        print(f"| `{variant}` | {pos[0][0].num_players} | {K} | {'full' if H is None else H} | "
+              f"{n / dt:.1f} | {1000 * dt / n:.0f} | {rollouts / n:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

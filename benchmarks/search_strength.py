@@ -3,7 +3,7 @@
 Run::
 
     python benchmarks/search_strength.py --variant gin_rummy --players 2 --deals 1000 \\
-        --worlds 8 [--horizon H] [--time-budget S] [--confidence Z] [--rollout greedy]
+        [--worlds K|auto] [--horizon H|full|auto] [--time-budget S] [--confidence Z] [--rollout greedy]
         [--seed 0] [--json OUT]
 
 plays ``training.evaluate``'s duplicate evaluation (every deal once per rotation of the players
@@ -25,8 +25,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import rummy_env  # noqa: E402
 from rummy_env.bots import GreedyBot, SearchBot, SeatView  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
+
+
+def budget_arg(text: str) -> int | None | str:
+    """``--worlds``/``--horizon`` values: ``auto`` (the family's, ``BUDGETS``), ``full`` (a
+    horizon to the end of the deal) or an int."""
+    if text in ("auto", "full"):
+        return None if text == "full" else text
+    return int(text)
 
 
 class TimedSearch(SearchBot):
@@ -55,9 +64,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--players", type=int, required=True)
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--worlds", type=int, default=8, help="K, worlds sampled per decision")
-    ap.add_argument("--horizon", type=int, default=None,
-                    help="H, rollout steps before the cheap evaluation (default: to the end)")
+    ap.add_argument("--worlds", type=budget_arg, default="auto",
+                    help="K, worlds sampled per decision (default: auto, the family's)")
+    ap.add_argument("--horizon", type=budget_arg, default="auto",
+                    help="H, rollout steps before the cheap evaluation; full: to the end of "
+                         "the deal (default: auto, the family's)")
     ap.add_argument("--time-budget", type=float, default=None, help="seconds per decision")
     ap.add_argument("--rollout", default="greedy", help="greedy or random")
     ap.add_argument("--margin", type=float, default=0.0)
@@ -72,7 +83,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     bots = [bot] + [GreedyBot(args.seed * 1000 + j) for j in range(1, P)]
     res = evaluate(args.variant, ["search"] + ["greedy"] * (P - 1), args.deals, args.seed,
                    players=P, duplicate=True, bots=bots)
-    res["search"] = {"worlds": args.worlds, "horizon": args.horizon, "rollout": args.rollout,
+    fam = rummy_env.make(args.variant, num_players=P).family
+    worlds, horizon = bot.budget(fam)
+    res["search"] = {"worlds": worlds, "horizon": horizon, "rollout": args.rollout,
                      "time_budget": args.time_budget, "margin": args.margin,
                      "confidence": args.confidence,
                      "decisions": bot.decisions, "searched": bot.searched,
@@ -81,7 +94,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = res["paired"]
     lo, hi = p["penalty_diff_ci"]
     s = res["search"]
-    print(f"{args.variant} {P}p K={args.worlds} H={args.horizon} budget={args.time_budget} "
+    print(f"{args.variant} {P}p K={worlds} H={horizon} budget={args.time_budget} "
           f"z={args.confidence}: "
           f"{res['deals']} deals, search minus greedy {p['penalty_diff']:+.2f} "
           f"[{lo:+.2f}, {hi:+.2f}] points per deal (beats: {p['beats']}), win rate "

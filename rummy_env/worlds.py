@@ -152,10 +152,15 @@ def sample_scenario(info: Information, rng: np.random.Generator) -> dict[str, An
 
 
 def sample_state(info: Information, rng: np.random.Generator) -> Any:
-    """The engine state of one world of ``info`` (:func:`sample_scenario`, loaded without the
-    scenario loader's round-trip check: the dict comes from a valid position)."""
-    d = sample_scenario(info, rng)
-    return _loader(info.family)(info.game, d, rng, verify=False)
+    """The engine state of one world of ``info`` (:func:`sample_scenario`, loaded by
+    :func:`build_state`)."""
+    return build_state(info, sample_scenario(info, rng), rng)
+
+
+def build_state(info: Information, scenario: dict[str, Any], rng: np.random.Generator) -> Any:
+    """An engine state of ``info``'s game from a scenario dict of a world, without the scenario
+    loader's round-trip check (the dict comes from a valid position)."""
+    return _loader(info.family)(info.game, scenario, rng, verify=False)
 
 
 def load_world(info: Information, scenario: dict[str, Any]) -> Any:
@@ -163,5 +168,5 @@ def load_world(info: Information, scenario: dict[str, Any]) -> Any:
     return _loader(info.family)(info.game, scenario, np.random.default_rng(0))
 
 
-__all__ = ["HIDDEN_ZONES", "Information", "family_of", "information", "load_world",
+__all__ = ["HIDDEN_ZONES", "Information", "build_state", "family_of", "information", "load_world",
            "sample_scenario", "sample_state"]

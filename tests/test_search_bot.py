@@ -14,7 +14,7 @@ import pytest
 import rummy_env
 from rummy_env.bots import GreedyBot, SearchBot, make_bot, seat_view
 from rummy_env.bots.base import SeatView
-from rummy_env.bots.search import estimate, relative
+from rummy_env.bots.search import BUDGETS, estimate, relative
 
 from test_sampler import _redeal
 
@@ -69,7 +69,7 @@ def test_deterministic_under_its_seed(variant: str, players: int | None) -> None
 
 
 def test_full_rollouts_and_the_random_policy_play_legally() -> None:
-    assert _play("gin_rummy", None, 2, SearchBot(worlds=2))
+    assert _play("gin_rummy", None, 2, SearchBot(worlds=2, horizon=None))
     assert _play("gin_rummy", None, 3, SearchBot(worlds=2, horizon=5, rollout="random",
                                                    time_budget=0.05))
 
@@ -114,6 +114,8 @@ def test_needs_the_seats_information_and_checks_its_parameters() -> None:
         with pytest.raises(ValueError):
             SearchBot(**bad)
     assert isinstance(make_bot("search", 3), SearchBot)
+    assert SearchBot().budget("gin") == BUDGETS["gin"]
+    assert SearchBot(worlds=3, horizon=None).budget("contract") == (3, None)
 
 
 def test_the_evaluation_counts_hands_as_the_deal_would() -> None:
@@ -126,3 +128,34 @@ def test_the_evaluation_counts_hands_as_the_deal_would() -> None:
     gin = rummy_env.make("gin_rummy")
     gin.reset(seed=0)
     assert estimate(gin.state_obj) == [float(gin.state_obj.hand_deadwood(s)) for s in (0, 1)]
+
+
+def test_gin_opponent_model_keeps_the_true_world() -> None:
+    """The opponent is greedy, so the real position is always one of the worlds its model of
+    the opponent's last discard keeps (and the model finds evidence to use)."""
+    env = rummy_env.make("gin_rummy")
+    checked = 0
+    for seed in range(3):
+        bot, greedy = SearchBot(seed, worlds=2, horizon=2), GreedyBot(1)
+        env.reset(seed=seed)
+        bot.reset(seed)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last(observe=False)
+            if term or trunc:
+                env.step(None)
+                continue
+            view = seat_view(env, agent)
+            if view.seat == 0 and len(view.legal_actions) > 1:
+                info = view.information()
+                model = bot._model("gin")
+                ev = model.evidence(info)
+                if ev is not None:
+                    true = env.get_state()
+                    true.pop("zones")
+                    policy = bot.policy(info.game, "gin")
+                    assert model.consistent(info, true, ev, policy, np.random.default_rng(0))
+                    checked += 1
+                env.step(bot.act(view))
+            else:
+                env.step(greedy.act(view))
+    assert checked >= 5
