@@ -134,8 +134,13 @@ determinism tests) without holding hundreds of MB in each worker of a vectorised
 from __future__ import annotations
 
 import functools
+import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from rummy_env.cards import JOKER, NUM_NATURAL
 
@@ -999,7 +1004,7 @@ class _Sweep:
 
 
 @functools.lru_cache(maxsize=8192)
-def is_valid_table(table: tuple[int, ...]) -> bool:
+def py_is_valid_table(table: tuple[int, ...]) -> bool:
     """MR-3/MR-4: the multiset (52 effective counts) splits into valid groups and sequences.
     An empty table is valid. (The sweep's forward pass: the same programme as :func:`_run`,
     with its moves memoised and its rank's groups checked as they fill.)"""
@@ -1023,7 +1028,7 @@ def after_free(q: Query, t: int, from_hand: bool) -> Query:
 
 
 @functools.lru_cache(maxsize=4096)
-def can_complete(q: Query) -> bool:
+def py_can_complete(q: Query) -> bool:
     """The turn can still end with a valid table (MR-4, MR-5): some hand cards and jokers
     played, perhaps after freeing some of the table's freeable jokers. Steps commute, so the
     frees can come first: this is a search over the (at most two) frees, then one forward run
@@ -1041,9 +1046,9 @@ def can_complete(q: Query) -> bool:
         return True
     for t in range(NUM_NATURAL):
         if q.freeable[t]:
-            if q.hand[t] and can_complete(after_free(q, t, True)):
+            if q.hand[t] and py_can_complete(after_free(q, t, True)):
                 return True
-            if q.naturals[t] and can_complete(after_free(q, t, False)):
+            if q.naturals[t] and py_can_complete(after_free(q, t, False)):
                 return True
     return False
 
@@ -1106,7 +1111,7 @@ class StepOptions:
 
 
 @functools.lru_cache(maxsize=2048)
-def step_options(q: Query) -> StepOptions:
+def py_step_options(q: Query) -> StepOptions:
     """The next steps of a meld that keep a valid end of the turn reachable (MR-4, MR-5).
 
     Frees come first: playing a card or a joker is offered when the turn can end validly
@@ -1141,18 +1146,18 @@ def step_options(q: Query) -> StepOptions:
                 wilds if wilds and _seq_touch(present, t) else 0, "a"), True))
             joker = tuple(t for t in joker_c if sw.possible(t, x_opts[t], False))
     finish = q.pending == 0 and q.added and (
-        valid if valid is not None else is_valid_table(table))
+        valid if valid is not None else py_is_valid_table(table))
     # A free is offered when the turn can end after it. Sufficient: freeing a joker with the
     # table's card and playing it again as the same card changes nothing, so any end without
     # frees will do; freeing it with the hand's card and playing it again as that card is
     # playing the card. Otherwise the turn after the free is searched (further frees allowed).
-    free_hand = [t for t in fh_c if t in play or can_complete(after_free(q, t, True))]
-    free_table = [t for t in ft_c if ok or can_complete(after_free(q, t, False))]
+    free_hand = [t for t in fh_c if t in play or py_can_complete(after_free(q, t, True))]
+    free_table = [t for t in ft_c if ok or py_can_complete(after_free(q, t, False))]
     return StepOptions(play, joker, tuple(sorted(free_hand)), tuple(sorted(free_table)),
                        finish)
 
 
-def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
+def py_arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
     """One valid arrangement of a valid table: a list of ``("group" | "sequence", types)``
     (a sequence's types low to high, ``0`` standing for the ace in both places), or None if
     the table is not valid."""
@@ -1170,12 +1175,18 @@ def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
             key = par["_end"][key]
         key, choice = par[key]
         choices[i] = choice
+    return melds_from_choices(choices)
+
+
+def melds_from_choices(choices: Sequence[Sequence[int]]) -> list[tuple[str, list[int]]]:
+    """The melds of the plain programme's choices ``(c, hi, e3, k, g)`` at each layer of
+    ``_LAYERS`` (from :func:`py_arrange` or the compiled core's ``arrange_choices``)."""
     melds: list[tuple[str, list[int]]] = []
     open_runs: list[list[list[int]]] = [[] for _ in range(4)]
     highs = [0, 0, 0, 0]
     group_cards: list[list[int]] = []
     for i, (r, s) in enumerate(_LAYERS):
-        c, hi, e3, k, g = choices[i]
+        c, hi, e3, k, g = (int(x) for x in choices[i])
         runs = open_runs[s]
         if r == 14:
             # Extend every length-2 run and ``e3`` of the longer ones with the ace high.
@@ -1228,6 +1239,127 @@ def meld_is_valid(kind: str, types: Sequence[int]) -> bool:
     return all(b == a + 1 for a, b in zip(pos, pos[1:])) and len(pos) <= 14
 
 
-__all__ = ["Query", "StepOptions", "after_free", "arrange", "can_complete", "is_valid_table",
-           "meld_is_valid",
-           "step_options"]
+# --------------------------------------------------------------------------- dispatch
+#
+# The questions are answered by the compiled core (``rummy_env.manipulation._core``, numba)
+# when it can be had, by the pure-Python programme above otherwise: the reference that the
+# tests compare the core with. ``RUMMY_ENV_PURE_PYTHON=1`` forces the Python path (for
+# debugging, and for CI's second run of the solver tests). The core is imported, and numba
+# with it, at the first question, not with the package: ``import rummy_env`` compiles nothing
+# (the compiled code is cached on disk by numba, so only a machine's first run compiles).
+
+#: The compiled core once loaded, False when the Python path answers, None before the first
+#: question.
+_CORE: Any = None
+#: Layout the compiled core uses (1: aces kept for the ace high in the values while they fit,
+#: 0: in the keys). Tests answer in both (``tests/solver_layouts.py``).
+CORE_POLICY = 1
+
+
+def _compiled() -> Any:
+    """The compiled core module, or False (Python path)."""
+    global _CORE
+    if _CORE is None:
+        if os.environ.get("RUMMY_ENV_PURE_PYTHON", "").strip() not in ("", "0"):
+            _CORE = False
+        else:
+            try:
+                from rummy_env.manipulation import _core as core
+            except ImportError as exc:  # numba missing (a Python it has no wheel for yet)
+                warnings.warn(f"Manipulation Rummy solver: no compiled core ({exc}); the "
+                              "pure-Python solver answers, about 10x slower", stacklevel=3)
+                _CORE = False
+            else:
+                _CORE = core
+    return _CORE
+
+
+def use_compiled(flag: bool | None) -> None:
+    """Answer with the compiled core (True), the Python programme (False), or as the
+    environment says (None). Clears the answer memos (they do not record the path)."""
+    global _CORE
+    _CORE = None
+    if flag is True:
+        from rummy_env.manipulation import _core as core
+        _CORE = core
+    elif flag is False:
+        _CORE = False
+    for fn in (is_valid_table, can_complete, step_options):
+        fn.cache_clear()
+
+
+def compiled_active() -> bool:
+    """Whether the compiled core answers (loading it if it has not been asked yet)."""
+    return bool(_compiled())
+
+
+def _arrays(q: Query) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A query's counts as the int64 arrays the core reads."""
+    a = np.array(q.table + q.naturals + q.freeable + q.hand, np.int64)
+    return a[:52], a[52:104], a[104:156], a[156:]
+
+
+def _bits(m: int) -> tuple[int, ...]:
+    """The types of a bit mask, in order."""
+    out = []
+    m = int(m)
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return tuple(out)
+
+
+def _core_fits(q: Query) -> bool:
+    """The core places at most ``MAX_WILDS`` jokers (the rules deal at most two)."""
+    return q.pending + q.hand[JOKER] + sum(q.freeable) <= 2
+
+
+@functools.lru_cache(maxsize=8192)
+def is_valid_table(table: tuple[int, ...]) -> bool:
+    """MR-3/MR-4: the multiset (52 effective counts) splits into valid groups and sequences.
+    An empty table is valid. (The sweep's forward pass: the same programme as :func:`_run`,
+    with its moves memoised and its rank's groups checked as they fill.)"""
+    core = _compiled()
+    if core:
+        return bool(core.valid_table(np.array(table, np.int64), CORE_POLICY))
+    return py_is_valid_table(table)
+
+
+@functools.lru_cache(maxsize=4096)
+def can_complete(q: Query) -> bool:
+    """The turn can still end with a valid table (MR-4, MR-5): some hand cards and jokers
+    played, perhaps after freeing some of the table's freeable jokers (see
+    :func:`py_can_complete`, the reference)."""
+    core = _compiled()
+    if core and _core_fits(q):
+        return bool(core.can_complete(*_arrays(q), q.pending, q.added, CORE_POLICY))
+    return py_can_complete(q)
+
+
+@functools.lru_cache(maxsize=2048)
+def step_options(q: Query) -> StepOptions:
+    """The next steps of a meld that keep a valid end of the turn reachable (MR-4, MR-5):
+    the action mask of a meld in progress (see :func:`py_step_options`, the reference)."""
+    core = _compiled()
+    if core and _core_fits(q):
+        play, joker, fh, ft, fin = core.step_options(*_arrays(q), q.pending, q.added,
+                                                     CORE_POLICY)
+        return StepOptions(_bits(play), _bits(joker), _bits(fh), _bits(ft), bool(fin))
+    return py_step_options(q)
+
+
+def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
+    """One valid arrangement of a valid table: a list of ``("group" | "sequence", types)``
+    (a sequence's types low to high, ``0`` standing for the ace in both places), or None if
+    the table is not valid. The compiled core finds the same one as :func:`py_arrange`."""
+    core = _compiled()
+    if core:
+        ok, choices = core.arrange_choices(np.array(table, np.int64))
+        return melds_from_choices(choices.tolist()) if ok else None
+    return py_arrange(table)
+
+
+__all__ = ["Query", "StepOptions", "after_free", "arrange", "can_complete", "compiled_active",
+           "is_valid_table", "meld_is_valid", "py_arrange", "py_can_complete",
+           "py_is_valid_table", "py_step_options", "step_options", "use_compiled"]
