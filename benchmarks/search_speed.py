@@ -22,9 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from search_strength import budget_arg  # noqa: E402
+
 import rummy_env  # noqa: E402
 from rummy_env.bots import GreedyBot, SearchBot, seat_view  # noqa: E402
-from search_strength import budget_arg  # noqa: E402
 
 #: (variant, players) measured by default: every variant at its default player count, and the
 #: 2-player tables of the families that have them.
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
             rollouts += bot.last["rollouts"]
         dt = time.process_time() - t0
         n = len(pos)
-        K, H = bot.budget(pos[0][0].family)
+        K, H, _ = bot.budget(pos[0][0].family)
         print(f"| `{variant}` | {pos[0][0].num_players} | {K} | {'full' if H is None else H} | "
               f"{n / dt:.1f} | {1000 * dt / n:.0f} | {rollouts / n:.1f} |", flush=True)
 

@@ -3,8 +3,8 @@
 Run::
 
     python benchmarks/search_strength.py --variant gin_rummy --players 2 --deals 1000 \\
-        [--worlds K|auto] [--horizon H|full|auto] [--time-budget S] [--confidence Z] [--rollout greedy]
-        [--seed 0] [--json OUT]
+        [--worlds K|auto] [--horizon H|full|auto] [--time-budget S] [--confidence Z|auto]
+        [--rollout greedy] [--seed 0] [--json OUT]
 
 plays ``training.evaluate``'s duplicate evaluation (every deal once per rotation of the players
 through the seats, paired comparison by deal) with a :class:`~rummy_env.bots.SearchBot` of
@@ -43,7 +43,7 @@ class TimedSearch(SearchBot):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.decisions = self.searched = 0
+        self.decisions = self.searched = self.fallbacks = 0
         self.seconds = self.search_seconds = 0.0
 
     def act(self, view: SeatView) -> int:
@@ -52,6 +52,7 @@ class TimedSearch(SearchBot):
         dt = time.perf_counter() - t0
         self.decisions += 1
         self.seconds += dt
+        self.fallbacks += int(self.last.get("fallback", 0))
         if len(view.legal_actions) > 1:
             self.searched += 1
             self.search_seconds += dt
@@ -72,8 +73,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--time-budget", type=float, default=None, help="seconds per decision")
     ap.add_argument("--rollout", default="greedy", help="greedy or random")
     ap.add_argument("--margin", type=float, default=0.0)
-    ap.add_argument("--confidence", type=float, default=2.0,
-                    help="standard errors a gain over greedy's choice must clear")
+    ap.add_argument("--confidence", type=lambda t: t if t == "auto" else float(t),
+                    default="auto",
+                    help="standard errors a gain over greedy's choice must clear (auto: the "
+                         "family's)")
     ap.add_argument("--json", type=Path, default=None, help="write the result here")
     args = ap.parse_args(argv)
     bot = TimedSearch(args.seed, worlds=args.worlds, horizon=args.horizon,
@@ -84,23 +87,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     res = evaluate(args.variant, ["search"] + ["greedy"] * (P - 1), args.deals, args.seed,
                    players=P, duplicate=True, bots=bots)
     fam = rummy_env.make(args.variant, num_players=P).family
-    worlds, horizon = bot.budget(fam)
+    worlds, horizon, z = bot.budget(fam)
     res["search"] = {"worlds": worlds, "horizon": horizon, "rollout": args.rollout,
                      "time_budget": args.time_budget, "margin": args.margin,
-                     "confidence": args.confidence,
+                     "confidence": z,
                      "decisions": bot.decisions, "searched": bot.searched,
+                     "fallbacks": bot.fallbacks,
                      "seconds_per_decision": bot.seconds / max(1, bot.decisions),
                      "seconds_per_searched": bot.search_seconds / max(1, bot.searched)}
     p = res["paired"]
     lo, hi = p["penalty_diff_ci"]
     s = res["search"]
     print(f"{args.variant} {P}p K={worlds} H={horizon} budget={args.time_budget} "
-          f"z={args.confidence}: "
+          f"z={z}: "
           f"{res['deals']} deals, search minus greedy {p['penalty_diff']:+.2f} "
           f"[{lo:+.2f}, {hi:+.2f}] points per deal (beats: {p['beats']}), win rate "
           f"{p['win_diff']:+.3f}; {1000 * s['seconds_per_decision']:.1f} ms per decision, "
           f"{1000 * s['seconds_per_searched']:.1f} ms per searched decision "
-          f"({s['searched']} of {s['decisions']}); {res['seconds']:.0f} s", flush=True)
+          f"({s['searched']} of {s['decisions']}; {s['fallbacks']} played greedy's move: no "
+          f"world could be built); {res['seconds']:.0f} s", flush=True)
     if args.json:
         args.json.write_text(json.dumps(res, indent=1))
     return res

@@ -115,7 +115,7 @@ def test_needs_the_seats_information_and_checks_its_parameters() -> None:
             SearchBot(**bad)
     assert isinstance(make_bot("search", 3), SearchBot)
     assert SearchBot().budget("gin") == BUDGETS["gin"]
-    assert SearchBot(worlds=3, horizon=None).budget("contract") == (3, None)
+    assert SearchBot(worlds=3, horizon=None, confidence=1).budget("contract") == (3, None, 1.0)
 
 
 def test_the_evaluation_counts_hands_as_the_deal_would() -> None:
@@ -159,3 +159,21 @@ def test_gin_opponent_model_keeps_the_true_world() -> None:
             else:
                 env.step(greedy.act(view))
     assert checked >= 5
+
+
+def test_a_position_whose_worlds_cannot_be_built_plays_the_policys_move() -> None:
+    """Contract Rummy's deal 7 lets a run longer than the contract's be laid mid-contract, which
+    the scenario loader refuses (get_state() does not load back there): the bot then plays the
+    rollout policy's move instead of failing."""
+    env = rummy_env.make("contract_rummy", deal=7)
+    greedy = GreedyBot(0)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        _, _, term, trunc, _ = env.last(observe=False)
+        assert not (term or trunc), "no contract in progress this deal"
+        view = seat_view(env, agent)
+        if env.state_obj.contract_left is not None and len(view.legal_actions) > 1:
+            a = SearchBot(1, worlds=2, horizon=2).act(view)
+            assert a in view.legal_actions
+            return
+        env.step(greedy.act(view))

@@ -57,7 +57,7 @@ class GreedyBot:
 
 
 #: Bot names accepted by :func:`make_bot`, and their classes.
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

@@ -45,6 +45,7 @@ import numpy as np
 
 from rummy_env.bots.base import SeatView
 from rummy_env.cards import card_str, parse_card
+from rummy_env.errors import ScenarioError
 from rummy_env.worlds import Information, build_state, sample_scenario
 
 #: The encoder class of each family's codec module (``rummy_env.<family>.codec``).
@@ -137,10 +138,11 @@ ROLLOUTS: dict[str, Callable[[Any, str], RolloutPolicy]] = {
 }
 
 
-#: The budget ``(worlds, horizon)`` that ``"auto"`` picks in each family (``make_bot("search")``
-#: plays these): measured in README, "Search bot".
-BUDGETS: dict[str, tuple[int, int | None]] = {
-    "contract": (8, 24), "gin": (16, None), "indian": (8, None), "manipulation": (4, 6),
+#: What ``"auto"`` picks in each family, ``(worlds, horizon, confidence)``
+#: (``make_bot("search")`` plays these): measured in README, "Search bot".
+BUDGETS: dict[str, tuple[int, int | None, float]] = {
+    "contract": (8, 24, 2.0), "gin": (16, None, 1.5), "indian": (8, None, 2.0),
+    "manipulation": (4, 6, 2.0),
 }
 AUTO = "auto"
 
@@ -263,7 +265,7 @@ class SearchBot:
     :param margin: how many points (per deal, relative to the others) another action must gain
         over the rollout policy's own choice to be played instead.
     :param confidence: how many standard errors of the paired differences the gain must clear
-        (0: the best mean beyond ``margin``).
+        (0: the best mean beyond ``margin``); ``"auto"``: the family's (:data:`BUDGETS`).
     :param max_steps: the cap of a rollout played to the end of the deal.
     :param opponent_model: filter the worlds by the opponents' last moves where the family has
         a model (:data:`OPPONENT_MODELS`: Gin Rummy), trying up to ``tries`` uniform worlds
@@ -276,8 +278,8 @@ class SearchBot:
                  horizon: int | None | str = AUTO,
                  rollout: str | Callable[[Any, str], RolloutPolicy] = "greedy",
                  time_budget: float | None = None, margin: float = 0.0,
-                 confidence: float = 2.0, max_steps: int = 400, opponent_model: bool = True,
-                 tries: int = 40) -> None:
+                 confidence: float | str = AUTO, max_steps: int = 400,
+                 opponent_model: bool = True, tries: int = 40) -> None:
         if worlds != AUTO and (not isinstance(worlds, int) or worlds < 1):
             raise ValueError(f"worlds={worlds!r} must be 'auto' or an int >= 1")
         if horizon not in (None, AUTO) and (not isinstance(horizon, int) or horizon < 0):
@@ -291,7 +293,7 @@ class SearchBot:
         self.rollout = rollout
         self.time_budget = time_budget
         self.margin = float(margin)
-        self.confidence = float(confidence)
+        self.confidence = confidence if confidence == AUTO else float(confidence)
         self.max_steps = max_steps
         self.opponent_model = opponent_model
         self.tries = max(1, int(tries))
@@ -308,11 +310,14 @@ class SearchBot:
             self.rng = np.random.default_rng(seed)
         self._models = {}
 
-    def budget(self, family: str) -> tuple[int, int | None]:
-        """``(worlds, horizon)`` in ``family``, ``"auto"`` resolved from :data:`BUDGETS`."""
-        worlds, horizon = BUDGETS[family]
-        return (worlds if self.worlds == AUTO else int(self.worlds),
-                horizon if self.horizon == AUTO else self.horizon)
+    def budget(self, family: str) -> tuple[int, int | None, float]:
+        """``(worlds, horizon, confidence)`` in ``family``, ``"auto"`` resolved from
+        :data:`BUDGETS`."""
+        worlds, horizon, confidence = BUDGETS[family]
+        if self.horizon != AUTO:
+            horizon = None if self.horizon is None else int(self.horizon)
+        return (worlds if self.worlds == AUTO else int(self.worlds), horizon,
+                confidence if self.confidence == AUTO else float(self.confidence))
 
     def policy(self, game: Any, family: str) -> RolloutPolicy:
         """The rollout policy for ``game`` (built once per game object)."""
@@ -344,7 +349,14 @@ class SearchBot:
             if ev is not None:
                 def check(d: dict[str, Any]) -> bool:
                     return model.consistent(info, d, ev, policy, self.rng)
-        best = self.choose(self.values(info, actions, check), prior)
+        z = self.budget(info.family)[2]
+        try:
+            best = self.choose(self.values(info, actions, check), prior, z)
+        except ScenarioError:
+            # A position whose scenario dict its own loader refuses (an engine/loader
+            # disagreement): no world can be built, so the rollout policy's choice is played.
+            best = 0 if prior is None else prior
+            self.last = {"worlds": 0, "rollouts": 0, "seconds": 0.0, "fallback": 1}
         if model is not None:
             model.remember(info, actions[best])
         return int(legal[best])
@@ -358,9 +370,9 @@ class SearchBot:
             model = self._models[family] = OPPONENT_MODELS[family]()
         return model
 
-    def choose(self, values: np.ndarray, prior: int | None) -> int:
+    def choose(self, values: np.ndarray, prior: int | None, confidence: float) -> int:
         """The index played, from ``values`` (worlds x actions) and the rollout policy's own
-        choice ``prior`` (see the module docstring, step 3)."""
+        choice ``prior``, with ``confidence`` standard errors (the module docstring, step 3)."""
         means = values.mean(axis=0)
         if prior is None:
             return int(np.argmax(means))
@@ -370,7 +382,7 @@ class SearchBot:
         diff = values - values[:, prior:prior + 1]
         gain = diff.mean(axis=0)
         se = diff.std(axis=0, ddof=1) / np.sqrt(k)
-        ok = gain - self.confidence * se > self.margin
+        ok = gain - confidence * se > self.margin
         ok[prior] = False
         if not ok.any():
             return prior
@@ -391,7 +403,7 @@ class SearchBot:
         policy = self.policy(info.game, info.family)
         rows: list[list[float]] = []
         seat = info.seat
-        worlds, horizon = self.budget(info.family)
+        worlds, horizon, _ = self.budget(info.family)
         done = rollouts = tried = 0
         for _ in range(worlds):
             d = sample_scenario(info, self.rng)
@@ -434,5 +446,5 @@ class SearchBot:
         return relative(estimate(st), seat)
 
 
-__all__ = ["AUTO", "BUDGETS", "BotRollout", "GinOpponentModel", "OPPONENT_MODELS", "ROLLOUTS", "RandomRollout", "RolloutPolicy", "SearchBot", "estimate",
-           "relative"]
+__all__ = ["AUTO", "BUDGETS", "BotRollout", "GinOpponentModel", "OPPONENT_MODELS", "ROLLOUTS",
+           "RandomRollout", "RolloutPolicy", "SearchBot", "estimate", "relative"]
