@@ -59,8 +59,8 @@ def hands(first: list[str], n: int = 4) -> list[list[str]]:
 def test_make_bot_names_and_error():
     assert isinstance(make_bot("random", 3), RandomBot)
     assert isinstance(make_bot("greedy"), GreedyBot)
-    assert set(BOTS) == {"random", "greedy"}
-    with pytest.raises(ValueError, match="random, greedy"):
+    assert set(BOTS) == {"random", "greedy", "search"}
+    with pytest.raises(ValueError, match="random, greedy, search"):
         make_bot("smart")
 
 
