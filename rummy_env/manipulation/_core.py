@@ -189,9 +189,10 @@ def _grown(pool, keep):
 
 @njit(cache=True)
 def _memo_new():
-    mt = np.full(2 * 1024, -1, np.int64)
-    mm = np.zeros(1 << 14, np.int64)
+    mt = np.full(2 * 256, -1, np.int64)
+    mm = np.empty(4 * _MAXMV + 64, np.int64)
     mm[0] = 2
+    mm[1] = 0
     return mt, mm
 
 
@@ -854,6 +855,10 @@ def _step(cx, p, src, soff, n_in, kind, dst, doff, idx, mt, mm, mv, tmp):
     prune = cx[_SC + 3] != 0 and lk != 2
     kmo = cx[_SC + 26] + 3 * p * W
     cap = dst.shape[0] // S
+    width = cx[_SC + 1]
+    him = cx[_SC + 5]
+    lom = cx[_SC + 6]
+    kups = (np.int64(-1), cx[_SC + 8], cx[_SC + 9])
     base_code = p << 32 | kind << 28
     for i in range(n_in):
         so = (soff + i) * S
@@ -888,10 +893,24 @@ def _step(cx, p, src, soff, n_in, kind, dst, doff, idx, mt, mm, mv, tmp):
                 need = nk >> 56
                 if need > wilds:
                     continue
-            for w in range(W):
-                tmp[w] = 0
-            for q in range(npc):
-                _apply(cx, lk, s, mm[first + q], src, so + 1, tmp, 0, tmp, W)
+            pc0 = mm[first]
+            if npc == 1 and lk != 2 and pc0 >> 8 == 0:
+                # One piece and no block move (most moves): d shift and used merge inline.
+                dd = pc0 & 15
+                used = pc0 >> 4 & 1
+                kup = kups[dd]
+                for w in range(W):
+                    v = src[so + 1 + w]
+                    if dd:
+                        v = (v << dd) & kup
+                    if used:
+                        v = (v & him) | ((v & lom) << width)
+                    tmp[w] = v
+            else:
+                for w in range(W):
+                    tmp[w] = 0
+                for q in range(npc):
+                    _apply(cx, lk, s, mm[first + q], src, so + 1, tmp, 0, tmp, W)
             nz = False
             if prune:
                 for w in range(W):
@@ -927,7 +946,9 @@ def _forward_only(table, hand, pending, added, policy) -> bool:
     mt, mm = _memo_new()
     mv = np.empty(2 * _MAXMV, np.int64)
     tmp = np.zeros(3 * W, np.int64)
-    a = np.zeros(256 * S, np.int64)
+    a = np.empty(256 * S, np.int64)  # (only what the steps write is read)
+    for w in range(S):
+        a[w] = 0
     a[1] = 1
     b = np.empty(256 * S, np.int64)
     idx = np.zeros(512, np.int32)
@@ -1061,8 +1082,12 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
     fn = np.zeros(_NL + 1, np.int64)
     ioff = np.zeros(_NL + 2, np.int64)
     fb = np.zeros(_NL + 1, np.int64)
-    pk = np.zeros(2048 * S, np.int64)
-    pi = np.zeros(8192, np.int32)
+    pk = np.empty(2048 * S, np.int64)  # (only what the steps write is read)
+    for w in range(S):
+        pk[w] = 0
+    pi = np.empty(8192, np.int32)
+    for i in range(16):
+        pi[i] = 0
     idx = np.zeros(1024, np.int32)
     pk[1] = 1
     fn[0] = 1
