@@ -1302,8 +1302,13 @@ def compiled_active() -> bool:
 
 
 def _arrays(q: Query) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A query's counts as the int64 arrays the core reads."""
-    a = np.array(q.table + q.naturals + q.freeable + q.hand, np.int64)
+    """A query's counts as the int64 arrays the core reads (through bytes: counts are small,
+    and that is three times faster than ``np.array`` of the tuples)."""
+    counts = q.table + q.naturals + q.freeable + q.hand
+    try:
+        a = np.frombuffer(bytes(counts), np.uint8).astype(np.int64)
+    except ValueError:  # a count outside 0..255: not a position of the rules, but answer it
+        a = np.array(counts, np.int64)
     return a[:52], a[52:104], a[104:156], a[156:]
 
 
