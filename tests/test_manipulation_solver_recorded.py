@@ -17,34 +17,14 @@ from __future__ import annotations
 import os
 import sys
 
-import numpy as np
-
-import rummy_env
 from rummy_env.cards import JOKER, NUM_NATURAL
 from rummy_env.manipulation import solver
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "benchmarks"))
+from manipulation_masks import positions as meld_positions  # noqa: E402
 from solver_layouts import in_both_layouts  # noqa: E402
-
-
-def _positions(games: int, seed: int) -> list[solver.Query]:
-    """The distinct meld positions met in seeded random play."""
-    rng = np.random.default_rng(seed)
-    seen: dict[solver.Query, None] = {}
-    for game in range(games):
-        env = rummy_env.make("manipulation_rummy", num_players=4)
-        env.reset(seed=seed + game)
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            st = env.state_obj
-            if st.phase == "meld":
-                seen.setdefault(st.query(), None)
-            legal = np.flatnonzero(env.observe(agent)["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-    return list(seen)
 
 
 def _reference(q: solver.Query) -> solver.StepOptions:
@@ -73,7 +53,7 @@ def _reference(q: solver.Query) -> solver.StepOptions:
 
 
 def test_step_options_match_plain_runs_on_random_play() -> None:
-    positions = _positions(games=6, seed=31)
+    positions = meld_positions(games=6, seed=31)
     checked = with_joker = with_free = 0
     for q in positions:
         size = sum(q.table)
