@@ -259,6 +259,41 @@ def test_get_state_round_trips_through_a_scenario(variant, n, deal):
     assert tables > 0
 
 
+# Tahelia Powe's deal 8 (TP-2: twelve cards from a hand of ten) is met only after buying, and
+# greedy bots do not buy enough to meld there (every seeded deal is truncated unmelded), so its
+# whole-hand deal is left to the rule tests' scenarios.
+WHOLE_HAND = [(v, d) for v in VARIANTS for d in rummy_env.make(v).rules.whole_hand_deals
+              if v != "shanghai_tahelia_powe"]
+
+
+@pytest.mark.parametrize("variant,deal", WHOLE_HAND)
+def test_get_state_round_trips_in_the_whole_hand_deal_played_by_greedy_bots(variant, deal):
+    """The whole-hand deal (CR-13, SH-1) lets contract runs be longer than their minimum, also
+    while the contract is being laid. Random play almost never melds there, so greedy bots
+    play it, and every position is saved and reloaded until several contracts were seen in
+    progress (a longer run mid-contract was once refused on reload)."""
+    from rummy_env.bots import make_bot
+    from rummy_env.bots.base import seat_view
+
+    n, in_progress = 4, 0
+    other = rummy_env.make(variant, num_players=n, deal=deal)
+    for seed in range(6):
+        env = env_at(variant, n, seed=seed, deal=deal)
+        bots = [make_bot("greedy", seed=seed) for _ in range(n)]
+        while env.agents and not (env.terminations[env.agent_selection]
+                                  or env.truncations[env.agent_selection]):
+            s = env.get_state()
+            other.reset(seed=123, options={"scenario": json.loads(json.dumps(s))})
+            assert other.get_state() == s
+            assert other.legal_actions() == env.legal_actions()
+            in_progress += bool(s["turn"].get("contract_laid"))
+            a = env.agent_selection
+            env.step(bots[env.possible_agents.index(a)].act(seat_view(env, a)))
+        if in_progress >= 3:
+            break
+    assert in_progress >= 3
+
+
 def test_round_trip_with_a_contract_meld_in_progress():
     """The first set of a two-set contract is down, the second not yet (CR-3/CR-5)."""
     scen = {"deal": 1, "dealer": 2, "to_move": 0, "phase": "play",

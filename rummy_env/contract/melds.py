@@ -180,6 +180,12 @@ class ContractContext:
     # laid off on the same turn (``contract_options``'s ``finish`` decides each completion).
     layoffs: bool = False
 
+    @property
+    def exact_sizes(self) -> bool:
+        """Contract melds hold exactly their minimum (CR-5), except in a whole-hand deal
+        (CR-13), where a run may be longer so that the runs can hold the whole hand."""
+        return self.rules.exact_contract_sizes and not self.whole_hand
+
 
 _RUN_TYPES: dict[Shape, tuple[int, ...]] = {}
 
@@ -395,7 +401,7 @@ def _set_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
                     hand_size: int) -> list[Shape]:
     rules = ctx.rules
     jokers = counts[JOKER]
-    exact = rules.exact_contract_sizes and not ctx.whole_hand
+    exact = ctx.exact_sizes
     distinct = rules.set_distinct_suits
     cap = rules.set_max
     out = []
@@ -424,7 +430,7 @@ def _set_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
 def _run_candidates(counts: Sequence[int], minimum: int, ctx: ContractContext,
                     hand_size: int) -> list[Shape]:
     jokers = counts[JOKER]
-    exact = ctx.rules.exact_contract_sizes and not ctx.whole_hand
+    exact = ctx.exact_sizes
     lowest = 1 if ctx.rules.aces_low else 2
     need_natural = ctx.rules.meld_needs_natural
     out = []

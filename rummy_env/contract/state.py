@@ -1060,8 +1060,7 @@ class ContractState:
             self.obligation = -1
         if self.contract_left is None:
             self.contract_left = self._contract_reqs()  # a new list, consumed meld by meld
-        idx = req_for_shape(self.contract_left, shape, self.rules.exact_contract_sizes
-                            and not ctx.whole_hand)
+        idx = req_for_shape(self.contract_left, shape, ctx.exact_sizes)
         assert idx is not None
         self.contract_left.pop(idx)
         self.contract_laid.append(shape)

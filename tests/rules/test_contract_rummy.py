@@ -26,7 +26,6 @@ import rummy_env
 from rummy_env.cards import (
     JOKER, NUM_TYPES, card, card_str, parse_card, parse_cards, rank_of, suit_of,
 )
-from rummy_env.contract.melds import TableMeld
 from rummy_env.contract.rules import CONTRACT_RUMMY
 from rummy_env.contract.scenario import state_from_dict
 from rummy_env.contract.state import ContractGame
@@ -85,66 +84,9 @@ def env_public(scenario: dict, n: int = 3, seed: int = 0, **kw):
     return e
 
 
-def _scenario_tables_work() -> bool:
-    """Whether scenario tables accept a run starting above 2 (see the C-2 test: at the time of
-    writing ``melds.shape_of`` only tried runs starting at A or 2)."""
-    try:
-        state_from_dict(ContractGame(CONTRACT_RUMMY, 3), {
-            "deal": 1, "to_move": 0, "phase": "play", "hands": [["2C"], ["3C"], ["4C"]],
-            "table": [{"owner": 1, "cards": ["3H", "4H", "5H", "6H"]}]},
-            np.random.default_rng(0))
-    except ScenarioError:
-        return False
-    return True
-
-
-SCENARIO_TABLES_OK = _scenario_tables_work()
-
-
-def _table_meld(m: dict) -> TableMeld:
-    """A table meld from scenario data, built and validated here (independently of the engine's
-    scenario loader): a set of one rank, or a run of one suit given low to high."""
-    cards = parse_cards(m["cards"])
-    wilds = iter(parse_cards(m.get("wilds", [])))
-    stands = [next(wilds) if c == JOKER else c for c in cards]
-    assert any(c != JOKER for c in cards)
-    if len({rank_of(s) for s in stands}) == 1:
-        return TableMeld(m["owner"], "set", rank_of(stands[0]), 0, 0, cards, stands)
-    suit = suit_of(stands[0])
-    lo = rank_of(stands[0])  # a leading ace is low
-    hi = lo + len(cards) - 1
-    assert hi <= 14
-    assert all(s == card(p, suit) for p, s in zip(range(lo, hi + 1), stands)), m
-    return TableMeld(m["owner"], "run", suit, lo, hi, cards, stands)
-
-
 def env_for(scenario: dict, n: int = 3, seed: int = 0, **kw):
-    """An env reset to ``scenario``. While scenario tables refuse runs starting above 2 (an
-    engine bug, pinned by ``test_c2_scenario_table_accepts_runs_at_any_position``), the table is
-    put in place after the reset: its cards are listed under the scenario's stock cards, taken
-    back out, and laid as melds, so the position is exactly the one the scenario describes."""
-    table = scenario.get("table")
-    if not table or SCENARIO_TABLES_OK:
-        return env_public(scenario, n, seed, **kw)
-    scn = dict(scenario)
-    del scn["table"]
-    scn.setdefault("melded", sorted({m["owner"] for m in table}))
-    tcards = [c for m in table for c in m["cards"]]
-    user_stock = list(scenario.get("stock", []))
-    scn["stock"] = user_stock + tcards
-    e = make_env(n, **kw)
-    e.reset(seed=seed, options={"scenario": scn})
-    st = e.state_obj
-    k, u = len(tcards), len(user_stock)
-    lo, hi = len(st.stock) - u - k, len(st.stock) - u  # stock is stored top card last
-    assert sorted(st.stock[lo:hi]) == sorted(parse_cards(tcards))
-    del st.stock[lo:hi]
-    st.table = [_table_meld(m) for m in table]
-    st._legal = None
-    st._opts = None
-    e._obs_cache = {}
-    assert sum(st.zone_counts()) == st.game.total_cards
-    return e
+    """An env reset to ``scenario`` (the same as ``env_public``: the name the tests use)."""
+    return env_public(scenario, n, seed, **kw)
 
 
 def legal(e) -> list[str]:
@@ -1145,3 +1087,35 @@ def test_cr13_longer_runs_and_jokers_in_whole_hand_meld():
     st = e.state_obj
     assert st.phase == "game_over" and st.went_out == 0
     assert [card_str(s) for s in st.table[0].stands] == ["4C", "5C", "6C", "7C"]
+
+
+def test_cr13_whole_hand_contract_in_progress_with_a_longer_run_reloads():
+    """CR-13 (with CR-5): in the whole-hand deal a contract run may be longer than 4, also while
+    the contract is still being laid; such a turn saved by ``get_state()`` reloads exactly (it
+    was refused as "not a meld deal 7's contract still needs", the check using CR-5's exact
+    sizes), and play goes on from it: the other two runs, then the deal is over."""
+    hand = ["2H", "3H", "4H", "5H", "6H", "9S", "10S", "JS", "QS", "4C", "5C", "6C", "JK"]
+    e = env_for({"deal": 7, "to_move": 0, "phase": "play",
+                 "hands": [hand, ["2C"], ["3C"]]})
+    step(e, "meld run H 2-6")
+    saved = e.get_state()
+    assert saved["turn"]["contract_laid"] == [["run", 2, 2, 6]]
+    assert sorted(map(tuple, saved["turn"]["contract_left"])) == [("run", 4), ("run", 4)]
+    again = env_for(saved)
+    assert again.get_state() == saved
+    assert legal(again) == legal(e) == srt(["meld run S 9-Q", "meld run C 3-6",
+                                            "meld run C 4-7"])
+    step(again, "meld run C 3-6")
+    step(again, "meld run S 9-Q")
+    assert again.state_obj.phase == "game_over" and again.state_obj.went_out == 0
+
+
+def test_cr5_contract_in_progress_with_a_longer_run_is_refused_outside_the_whole_hand_deal():
+    """CR-5: outside the whole-hand deal a contract meld holds exactly its minimum, so a saved
+    turn claiming a 5-card contract run is refused with an error naming the field."""
+    saved = {"deal": 3, "to_move": 0, "phase": "play",
+             "hands": [["9S", "10S", "JS", "QS", "KD"], ["2C"], ["3C"]],
+             "table": [{"owner": 0, "cards": ["2H", "3H", "4H", "5H", "6H"]}], "melded": [],
+             "turn": {"contract_left": [["run", 4]], "contract_laid": [["run", 2, 2, 6]]}}
+    with pytest.raises(ScenarioError, match=r"turn\.contract_laid\[0\]"):
+        env_for(saved)
