@@ -24,7 +24,7 @@ import pytest
 
 import rummy_env
 from rummy_env.cards import (
-    JOKER, NUM_TYPES, card, card_str, parse_card, parse_cards, rank_of, suit_of,
+    JOKER, NUM_TYPES, card, card_str, parse_card, parse_cards,
 )
 from rummy_env.contract.rules import CONTRACT_RUMMY
 from rummy_env.contract.scenario import state_from_dict
