@@ -287,6 +287,35 @@ def test_selfplay_env_and_delegation() -> None:
         SolverFeatures(rummy_env.make("gin_rummy"))  # an AEC env is not a single-seat env
 
 
+@pytest.mark.parametrize("variant", ONE_PER_FAMILY)
+def test_prior_entry_is_the_bots_choice_from_the_learners_view(variant: str) -> None:
+    """prior="greedy": one entry after the features, the action the greedy bot plays from the
+    learner's view (legal, inside the space), -1 once the learner has no move; everything
+    before it is the plain wrapper's observation."""
+    from rummy_env.bots import make_bot
+
+    env = SolverFeatures(SingleSeatEnv(variant, num_players=PLAYERS[variant], seed=2),
+                         prior="greedy")
+    plain = SolverFeatures(SingleSeatEnv(variant, num_players=PLAYERS[variant], seed=2))
+    greedy = make_bot("greedy", seed=0)
+    obs, _ = env.reset(seed=4)
+    ref, _ = plain.reset(seed=4)
+    assert obs.shape == (plain.observation_space.shape[0] + 1,)
+    steps, done = 0, False
+    while not done:
+        assert env.observation_space.contains(obs) and steps < 2_000
+        np.testing.assert_array_equal(obs[:-1], ref)
+        choice = int(obs[-1])
+        assert choice == greedy.act(env.view()) and env.action_masks()[choice]
+        mask = env.action_masks()
+        a = int(np.flatnonzero(mask)[steps % int(mask.sum())])
+        obs, _, term, trunc, _ = env.step(a)
+        ref, _, _, _, _ = plain.step(a)
+        done = term or trunc
+        steps += 1
+    assert obs[-1] == -1 and not env.action_masks().any()
+
+
 def test_final_view_is_defined() -> None:
     """At episode end (no legal action) the features are still finite and in bounds, with the
     choice-based parts zero."""

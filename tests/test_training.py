@@ -10,6 +10,7 @@ import sys
 import pytest
 import yaml
 
+import rummy_env
 from training.train import resolve_config
 
 
@@ -171,6 +172,58 @@ def test_delegate_trains_and_the_exported_policy_delegates_too(tmp_path):
     assert manifest == {"gin_rummy": entry} and entry["ppo_steps"] == 256
     assert (tmp_path / "repo" / "checkpoints" / "gin_rummy.npz").read_bytes() == \
         (tmp_path / "best.npz").read_bytes()
+
+
+def test_prior_policy_starts_as_the_bot_and_exports_the_bonus(tmp_path):
+    """policy.prior=greedy: the untrained policy's argmax is greedy's move at every decision
+    (its logits are near zero, the bonus is 4), in torch, in the exported .npz and in the .zip;
+    the weight is fixed unless prior_learn, and a learnt one moves under PPO."""
+    from sb3_contrib import MaskablePPO
+
+    from rummy_env.bots import make_bot, seat_view
+    from training.prior_policy import PriorMaskablePolicy
+    from training.train import train
+
+    cfg = _gin_cfg(tmp_path, "--set", "policy.prior=greedy", "--timesteps", "128",
+                   "--set", "eval.every=0")
+    train(cfg)
+    bot = make_bot(str(tmp_path / "final.npz"))
+    assert bot.meta["prior"] == {"bot": "greedy", "weight": 4.0}
+    model = MaskablePPO.load(str(tmp_path / "final.zip"), device="cpu")
+    assert isinstance(model.policy, PriorMaskablePolicy)
+    assert not model.policy.prior_weight.requires_grad
+    env = rummy_env.make("gin_rummy")
+    greedy = make_bot("greedy")
+    agreed = decisions = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last(observe=False)
+            if term or trunc:
+                env.step(None)
+                continue
+            view = seat_view(env, agent)
+            choice = greedy.act(view)
+            if len(view.legal_actions) > 1:
+                decisions += 1
+                agreed += bot.act(view) == choice
+            env.step(choice)
+    assert decisions > 40 and agreed == decisions  # a near-untrained net: argmax = greedy's
+    with pytest.raises(ValueError, match="prior"):
+        from rummy_env.bots.policy import PolicyBot, load_policy
+        data = load_policy(tmp_path / "final.npz")
+        data["meta"]["prior"] = {"bot": "greedy"}
+        PolicyBot(data)
+    learnt = _gin_cfg(tmp_path / "learn", "--set", "policy.prior=greedy", "--set",
+                      "policy.prior_learn=true", "--set", "eval.every=0")
+    train(learnt)
+    w = MaskablePPO.load(str(tmp_path / "learn" / "final.zip"), device="cpu").policy.prior_weight
+    assert w.requires_grad and float(w) != 4.0
+    with pytest.raises(SystemExit, match="features.enabled"):
+        resolve_config(["--config", "configs/train/gin_rummy.yaml", "--set", "policy.prior=greedy",
+                        "--set", "features.enabled=false"])
+    with pytest.raises(SystemExit, match="not a bot name"):
+        resolve_config(["--config", "configs/train/gin_rummy.yaml", "--set", "policy.prior=best"])
 
 
 def test_collect_with_an_actor_records_the_teachers_labels():

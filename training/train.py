@@ -19,6 +19,9 @@ each a config key:
   learner's decisions whose legal actions are all of those kinds (Gin Rummy's laying out after
   a knock: arithmetic the solver does exactly, where a flat policy head errs); the exported
   policy carries it and plays the same way as a bot. Off by default.
+* ``policy.prior``: ``greedy`` adds ``policy.prior_weight`` to the logit of the action the greedy
+  bot would play from the learner's view (:mod:`training.prior_policy`: a residual policy over
+  the bot; needs ``features.enabled``); ``policy.prior_learn`` trains the weight. Off by default.
 * ``eval``: every ``every`` steps the policy is exported (``checkpoint_<steps>.npz``, numpy
   only) and evaluated in duplicate mode (:func:`training.evaluate.evaluate`) against each of
   ``opponents``; the checkpoint with the lowest points per deal against ``best_by`` relative
@@ -63,7 +66,8 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "n_envs": 4,
     "vec_env": "dummy",
-    "policy": {"net_arch": [256, 256], "activation": "tanh"},
+    "policy": {"net_arch": [256, 256], "activation": "tanh", "prior": None, "prior_weight": 4.0,
+               "prior_learn": False},
     "ppo": {"n_steps": 512, "batch_size": 256, "learning_rate": 3.0e-4, "gamma": 0.995,
             "gae_lambda": 0.95, "ent_coef": 0.01, "n_epochs": 4},
     "features": {"enabled": False, "shaping": 0.0},
@@ -164,6 +168,16 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         raise SystemExit(f"algorithm {cfg['algorithm']!r} is not supported; allowed: MaskablePPO")
     if cfg["policy"]["activation"] not in ("tanh", "relu"):
         raise SystemExit(f"policy.activation {cfg['policy']['activation']!r}: tanh or relu")
+    prior = cfg["policy"]["prior"]
+    if prior is not None:
+        from rummy_env.bots import BOTS
+
+        if prior not in BOTS:
+            raise SystemExit(f"policy.prior {prior!r} is not a bot name; allowed: "
+                             f"{', '.join(BOTS)} (or null)")
+        if not cfg["features"].get("enabled"):
+            raise SystemExit("policy.prior needs features.enabled: true (the prior's choice is "
+                             "an entry of the SolverFeatures observation)")
     d = cfg["delegate"]
     if d is not None:
         if (not isinstance(d, dict) or set(d) != {"bot", "kinds"}
@@ -196,7 +210,8 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, sampler: Any):
             from rummy_env.wrappers.features import SolverFeatures
 
             env = SolverFeatures(env, shaping=float(feats.get("shaping", 0.0)),
-                                 gamma=float(cfg["ppo"].get("gamma", 0.99)))
+                                 gamma=float(cfg["ppo"].get("gamma", 0.99)),
+                                 prior=cfg["policy"].get("prior"))
         return env
 
     return make
@@ -217,6 +232,8 @@ def policy_meta(cfg: dict[str, Any], steps: int) -> dict[str, Any]:
     d = _delegate(cfg)
     if d:  # the bot plays these decisions for the policy, as it did in training
         meta["delegate"] = {"bot": d[0], "kinds": d[1]}
+    if cfg["policy"].get("prior"):  # export adds the weight (policy_arrays)
+        meta["prior"] = {"bot": cfg["policy"]["prior"]}
     return meta
 
 
@@ -291,10 +308,18 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     fns = [_make_env_fn(cfg, i, schedule.sampler()) for i in range(cfg["n_envs"])]
     venv = SubprocVecEnv(fns) if cfg["vec_env"] == "subproc" else DummyVecEnv(fns)
     act_fn = torch.nn.Tanh if cfg["policy"]["activation"] == "tanh" else torch.nn.ReLU
+    policy_cls: Any = "MlpPolicy"
+    policy_kwargs: dict[str, Any] = {"net_arch": list(cfg["policy"]["net_arch"]),
+                                     "activation_fn": act_fn}
+    if cfg["policy"].get("prior"):
+        from training.prior_policy import PriorMaskablePolicy
+
+        policy_cls = PriorMaskablePolicy
+        policy_kwargs.update(prior_weight=float(cfg["policy"]["prior_weight"]),
+                             prior_learn=bool(cfg["policy"]["prior_learn"]))
     model = MaskablePPO(
-        "MlpPolicy", venv, seed=cfg["seed"], verbose=0, tensorboard_log=str(out / "tb"),
-        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": act_fn},
-        device="cpu", **cfg["ppo"],
+        policy_cls, venv, seed=cfg["seed"], verbose=0, tensorboard_log=str(out / "tb"),
+        policy_kwargs=policy_kwargs, device="cpu", **cfg["ppo"],
     )
     history: list[dict[str, Any]] = []
     ev = cfg["eval"]

@@ -19,6 +19,10 @@ the decisions whose legal actions are all of those kinds (Gin Rummy's laying out
 are the named bot's, as they were in training (:class:`~rummy_env.wrappers.SingleSeatEnv`'s
 ``delegate``); the bot sees the same view, so the policy still sees only its seat.
 
+A header may say ``"prior": {"bot": "greedy", "weight": 4.0}``: the logit of the action that
+bot would play from the same view gets ``weight`` more (a residual policy over the bot, trained
+by ``training.prior_policy``).
+
 ``make_bot("checkpoints/gin_rummy.npz")`` builds one; an sb3-contrib ``.zip`` checkpoint is also
 accepted (it is converted in memory; that needs ``sb3_contrib`` installed).
 """
@@ -78,12 +82,26 @@ class PolicyBot:
                                  f"'kinds': [...]}}, got {spec!r}")
             self.delegate = make_bot(spec["bot"], seed)
             self.delegate_kinds = frozenset(spec["kinds"])
+        self.prior_bot: Any = None
+        self.prior_weight = 0.0
+        prior = self.meta.get("prior")
+        if prior:
+            from rummy_env.bots import make_bot  # lazily, as above
+
+            if (not isinstance(prior, dict) or set(prior) != {"bot", "weight"}
+                    or not isinstance(prior["weight"], (int, float))):
+                raise ValueError(f"policy {self.path}: prior must be {{'bot': name, 'weight': "
+                                 f"number}}, got {prior!r}")
+            self.prior_bot = make_bot(prior["bot"], seed)
+            self.prior_weight = float(prior["weight"])
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         if self.delegate is not None:
             self.delegate.reset(seed)
+        if self.prior_bot is not None:
+            self.prior_bot.reset(seed)
 
     def input_of(self, view: SeatView) -> np.ndarray:
         """The network input of a view: its observation, plus the solver features if trained
@@ -144,6 +162,10 @@ class PolicyBot:
                              f"was trained on {self.meta.get('variant')} at "
                              f"{self.meta.get('num_players')} players)")
         z = self.legal_logits(x, legal)
+        if self.prior_bot is not None:
+            from rummy_env.wrappers.features import prior_choice  # lazily: gymnasium
+
+            z[np.asarray(legal) == prior_choice(self.prior_bot, view)] += self.prior_weight
         if self.deterministic:
             return int(legal[int(np.argmax(z))])
         p = np.exp(z - z.max())
@@ -175,6 +197,13 @@ def policy_arrays(policy: Any, meta: dict[str, Any]) -> dict[str, Any]:
     full = {"format": FORMAT, "activation": acts.pop() if acts else "tanh",
             "obs_size": int(layers[0][0].shape[0]), "n_actions": int(layers[-1][0].shape[1]),
             **meta}
+    weight = getattr(policy, "prior_weight", None)  # training.prior_policy.PriorMaskablePolicy
+    if weight is not None:
+        bot = (meta.get("prior") or {}).get("bot")
+        if not bot:
+            raise ValueError("a policy with a prior weight needs meta['prior']['bot'] (the bot "
+                             "whose choice gets the bonus)")
+        full["prior"] = {"bot": str(bot), "weight": float(weight.detach().cpu())}
     return {"meta": full, "layers": layers}
 
 

@@ -528,6 +528,15 @@ def potential(view: SeatView, reward_scale: float = 0.01) -> float:
     return float(fn(view)) * float(reward_scale)
 
 
+def prior_choice(bot: Any, view: SeatView) -> int:
+    """The action ``bot`` would play from ``view``, or -1 when the seat has no legal action
+    (the final view of an episode): the ``prior`` entry of :class:`SolverFeatures` and of a
+    policy with a prior (:class:`~rummy_env.bots.policy.PolicyBot`)."""
+    if not view.legal_actions:
+        return -1
+    return int(bot.act(view))
+
+
 class SolverFeatures(gym.Wrapper):
     """Appends :func:`solver_features` of the learner's view to the observation of a
     :class:`~rummy_env.wrappers.SingleSeatEnv` (or ``SelfPlayEnv``), with optional
@@ -535,9 +544,15 @@ class SolverFeatures(gym.Wrapper):
 
     :param shaping: weight of the shaping term (0: rewards unchanged).
     :param gamma: the discount of the shaping term (use the learner's).
+    :param prior: a bot name (``"greedy"``): one more entry after the features, the action id
+        that bot would choose from the learner's view (-1 without a legal action), for a policy
+        that adds a bonus to that action's logit (``training.prior_policy``; a policy file
+        says ``"prior"`` in its header and :class:`~rummy_env.bots.policy.PolicyBot` plays it
+        the same way). The bot sees the learner's view only, so the entry leaks nothing.
     """
 
-    def __init__(self, env: gym.Env, shaping: float = 0.0, gamma: float = 0.99) -> None:
+    def __init__(self, env: gym.Env, shaping: float = 0.0, gamma: float = 0.99,
+                 prior: str | None = None) -> None:
         base = getattr(env, "unwrapped", None)
         if not isinstance(env, gym.Env) or not hasattr(base, "aec") or not hasattr(
                 base, "learner"):
@@ -550,9 +565,22 @@ class SolverFeatures(gym.Wrapper):
         self.n_features = self.layout.size
         obs_space = env.observation_space
         feats = features_space(self.family)
-        self.observation_space = gym.spaces.Box(
-            np.concatenate([obs_space.low.astype(np.float32), feats.low]),
-            np.concatenate([obs_space.high.astype(np.float32), feats.high]), dtype=np.float32)
+        low = [obs_space.low.astype(np.float32), feats.low]
+        high = [obs_space.high.astype(np.float32), feats.high]
+        self.prior = prior
+        self._prior_bot: Any = None
+        if prior is not None:
+            from rummy_env.bots import make_bot  # lazily: rummy_env.bots imports wrappers
+
+            self._prior_bot = make_bot(prior, seed=0)
+            space = env.action_space
+            if not isinstance(space, gym.spaces.Discrete):
+                raise TypeError(f"prior={prior!r} needs a Discrete action space, not {space!r}")
+            n_actions = int(space.n)
+            low.append(np.array([-1.0], dtype=np.float32))
+            high.append(np.array([n_actions - 1], dtype=np.float32))
+        self.observation_space = gym.spaces.Box(np.concatenate(low), np.concatenate(high),
+                                                dtype=np.float32)
         self._phi = 0.0
 
     # ------------------------------------------------------------------ delegation
@@ -588,7 +616,10 @@ class SolverFeatures(gym.Wrapper):
         return seat_view(base.aec, base.learner)
 
     def _with_features(self, obs: np.ndarray, view: SeatView) -> np.ndarray:
-        return np.concatenate([np.asarray(obs, dtype=np.float32), solver_features(view)])
+        parts = [np.asarray(obs, dtype=np.float32), solver_features(view)]
+        if self._prior_bot is not None:
+            parts.append(np.array([prior_choice(self._prior_bot, view)], dtype=np.float32))
+        return np.concatenate(parts)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -640,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["SolverFeatures", "feature_layout", "feature_size", "feature_table",
+__all__ = ["SolverFeatures", "prior_choice", "feature_layout", "feature_size", "feature_table",
            "features_space", "potential", "solver_features"]
 
 if __name__ == "__main__":
