@@ -254,6 +254,33 @@ def test_collect_with_an_actor_records_the_teachers_labels():
     assert 0 < plain["holdout"].sum() < len(plain["holdout"])
 
 
+def test_clone_of_the_critic_only_leaves_the_actor_as_it_was():
+    """pretrain.actor=false fits the value head and leaves the actor's weights untouched."""
+    import torch as th
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.opponents import Schedule
+    from training.pretrain import clone, collect
+    from training.train import _make_env_fn
+
+    cfg = resolve_config(["--config", "configs/train/gin_rummy.yaml", "--n-envs", "1"])
+    fn = _make_env_fn(cfg, 0, Schedule("greedy").sampler())
+    model = MaskablePPO("MlpPolicy", DummyVecEnv([fn]), policy_kwargs={"net_arch": [16]},
+                        n_steps=64, batch_size=64, device="cpu", seed=0)
+    data = collect([fn()], "greedy", 80, gamma=0.99, seed=1)
+    policy = model.policy
+    actor = [p.detach().clone() for p in [*policy.mlp_extractor.policy_net.parameters(),
+                                           *policy.action_net.parameters()]]
+    critic = [p.detach().clone() for p in policy.value_net.parameters()]
+    clone(policy, data, epochs=1, batch_size=32, actor=False, log=lambda *_: None)
+    after = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+    assert all(th.equal(a, b) for a, b in zip(actor, after))
+    assert not all(th.equal(a, b) for a, b in zip(critic, policy.value_net.parameters()))
+    with pytest.raises(ValueError, match="both"):
+        clone(policy, data, epochs=1, actor=False, value=False)
+
+
 def test_bad_schedules_and_flags_are_refused():
     with pytest.raises(SystemExit, match="opponents"):
         resolve_config(["--set", "opponents={mix: {nobot: 1.0}}"])

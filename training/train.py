@@ -401,7 +401,8 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         c0 = time.process_time()
         pretrain_report["epochs"] = clone(
             model.policy, data, epochs=int(pre["epochs"]), batch_size=int(pre["batch_size"]),
-            lr=float(pre["lr"]), value=bool(pre["value"]), seed=cfg["seed"])
+            lr=float(pre["lr"]), value=bool(pre["value"]), actor=bool(pre["actor"]),
+            seed=cfg["seed"])
         cpu["clone"] = time.process_time() - c0
         pretrain_report["decisions"] = int(len(data["action"]))
         rounds = pretrain_report["dagger"] = []
@@ -418,7 +419,8 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
             c0 = time.process_time()
             epochs = clone(model.policy, data, epochs=int(pre["dagger_epochs"]),
                            batch_size=int(pre["batch_size"]), lr=float(pre["lr"]) / 2,
-                           value=bool(pre["value"]), seed=cfg["seed"] + r + 1)
+                           value=bool(pre["value"]), actor=bool(pre["actor"]),
+                           seed=cfg["seed"] + r + 1)
             cpu["clone"] += time.process_time() - c0
             rounds.append({"round": r + 1, "decisions": int(len(new["action"])),
                            "agreement": agree, "epochs": epochs})
