@@ -87,13 +87,22 @@ def test_recording_holds_what_play_produces(recorded) -> None:
 
 def test_answering_path_matches_the_recording(recorded) -> None:
     """Whichever path answers (the core, or the Python solver under RUMMY_ENV_PURE_PYTHON=1:
-    every fourth mask there, to keep CI's second run short) gives the recorded answers."""
+    every fourth mask there, to keep CI's second run short) gives the recorded answers, through
+    ``step_options`` and through the state's ``step_options_counts``."""
     qs, answers = recorded
     step = 1 if COMPILED else 4
+    bits = manipulation_masks.mask_bits
     for i in range(0, len(qs), step):
-        assert _public_answers(qs[i]) == tuple(answers[i]), (i, qs[i])
+        q = qs[i]
+        assert _public_answers(q) == tuple(answers[i]), (i, q)
+        # The state's entry (the query as the bytes of its counts) answers the same.
+        o = solver.step_options_counts.__wrapped__(
+            bytes(q.table + q.naturals + q.freeable + q.hand), q.pending, q.added)
+        assert (bits(o.play), bits(o.joker), bits(o.free_hand), bits(o.free_table),
+                int(o.finish)) == tuple(answers[i][:5]), (i, q)
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("policy", [0, 1])
 def test_core_matches_the_recording_in_both_layouts(recorded, policy) -> None:
@@ -102,6 +111,7 @@ def test_core_matches_the_recording_in_both_layouts(recorded, policy) -> None:
         assert _core_answers(q, policy) == tuple(answers[i]), (i, policy, q)
 
 
+@pytest.mark.slow
 @needs_core
 def test_core_arranges_recorded_tables_as_python_does(recorded) -> None:
     qs, answers = recorded
@@ -118,6 +128,7 @@ def test_core_arranges_recorded_tables_as_python_does(recorded) -> None:
     assert len(seen) > 3000
 
 
+@pytest.mark.slow
 @needs_core
 def test_core_matches_plain_runs_on_recorded_masks(recorded) -> None:
     """The independent reference: one plain run of the programme per candidate step (frees
@@ -166,6 +177,7 @@ def test_core_valid_table_and_arrange_on_random_small_tables(policy) -> None:
     assert seen[True] > 500 and seen[False] > 500
 
 
+@pytest.mark.slow
 @needs_core
 def test_core_step_options_and_can_complete_on_random_small_positions() -> None:
     """2,000 random small positions (a table of one or two melds, perhaps a joker bound in it,
@@ -208,6 +220,7 @@ def test_core_step_options_and_can_complete_on_random_small_positions() -> None:
     assert brute == 250 and nonempty > 600 and with_joker > 600, (nonempty, with_joker)
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("players", [2, 4])
 def test_core_matches_python_in_seeded_random_play(players) -> None:

@@ -11,6 +11,8 @@ and public counts and scores. Other hands and the stock order are never encoded.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from rummy_env.cards import JOKER, NUM_NATURAL, NUM_TYPES
@@ -81,6 +83,11 @@ class ManipulationEncoder:
         self._off = {name: p.start for name, p in self.layout.pieces.items()}
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._total = float(game.total_cards)
+        self._tail = self._off["hand_size"]
+        # The one-hot rows of (to move, dealer) relative to the observer, and of the phase.
+        self._onehot = [[[float(i == a) for i in range(n)] + [float(i == b) for i in range(n)]
+                         for b in range(n)] for a in range(n)]
+        self._phase = {ph: [float(ph == x) for x in PHASES] for ph in PHASES}
 
     def bounds(self, turn_cap: int) -> tuple[np.ndarray, np.ndarray]:
         """True ``(low, high)`` of every observation entry (see ``ContractEncoder.bounds``): a
@@ -112,29 +119,25 @@ class ManipulationEncoder:
 
     def observe(self, st: ManipulationState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of other hands or the stock order."""
-        n, o = self.game.num_players, self._off
+        n = self.game.num_players
         buf = np.zeros(self.size, dtype=np.float32)
-        raw = bytes(st.hands[seat]) + bytes(st.table_counts()) + bytes(st.table_jok) + bytes(
-            st.locked)
+        nat, jok = st.table_nat, st.table_jok
+        raw = (bytes(st.hands[seat]) + bytes(map(operator.add, nat, jok)) + bytes(jok)
+               + bytes(st.locked))
         buf[:len(raw)] = np.frombuffer(raw, dtype=np.uint8)
         rel = self._rel[seat]
-        hands = st.hands
+        hands, points, won = st.hands, st.points, st.deals_won
         target = float(st.rules.game_target)
         tail = [sum(hands[p]) / 20.0 for p in rel]
-        tail += [st.points[p] / target for p in rel]
-        tail += [st.deals_won[p] / 10.0 for p in rel]
-        onehot = [0.0] * (2 * n)
-        onehot[(st.to_move - seat) % n] = 1.0
-        onehot[n + (st.dealer - seat) % n] = 1.0
-        tail += onehot
-        ph = [0.0] * len(PHASES)
-        ph[PHASES.index(st.phase)] = 1.0
-        tail += ph
+        tail += [points[p] / target for p in rel]
+        tail += [won[p] / 10.0 for p in rel]
+        tail += self._onehot[(st.to_move - seat) % n][(st.dealer - seat) % n]
+        tail += self._phase[st.phase]
         value = st.hand_value(seat)
         tail += [st.draws / 3.0, float(st.melding), float(st.added), float(st.pending),
                  float(st.final_round), st.final_left / n, len(st.stock) / self._total,
                  value / 100.0, float(0 < value <= st.rules.knock_limit)]
-        buf[o["hand_size"]:] = tail
+        buf[self._tail:] = tail
         return buf
 
     def state(self, st: ManipulationState) -> np.ndarray:

@@ -1292,7 +1292,7 @@ def use_compiled(flag: bool | None) -> None:
         _CORE = core
     elif flag is False:
         _CORE = False
-    for fn in (is_valid_table, can_complete, step_options):
+    for fn in (is_valid_table, can_complete, step_options, step_options_counts):
         fn.cache_clear()
 
 
@@ -1362,6 +1362,21 @@ def step_options(q: Query) -> StepOptions:
     return py_step_options(q)
 
 
+@functools.lru_cache(maxsize=2048)
+def step_options_counts(counts: bytes, pending: int, added: bool) -> StepOptions:
+    """:func:`step_options` of the query whose counts are the 209 bytes ``counts`` (table,
+    naturals, freeable, hand, as ``Query``'s fields in order): the state's mask, without a
+    ``Query`` of tuples to build and hash, and handed to the compiled core as they are."""
+    core = _compiled()
+    if core and pending + counts[208] + sum(counts[104:156]) <= 2:
+        a = np.frombuffer(counts, np.uint8).astype(np.int64)
+        play, joker, fh, ft, fin = core.step_options(a[:52], a[52:104], a[104:156], a[156:],
+                                                     pending, added, CORE_POLICY)
+        return StepOptions(_bits(play), _bits(joker), _bits(fh), _bits(ft), bool(fin))
+    return step_options(Query(tuple(counts[:52]), tuple(counts[52:104]),
+                              tuple(counts[104:156]), tuple(counts[156:]), pending, added))
+
+
 def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
     """One valid arrangement of a valid table: a list of ``("group" | "sequence", types)``
     (a sequence's types low to high, ``0`` standing for the ace in both places), or None if
@@ -1375,4 +1390,5 @@ def arrange(table: Sequence[int]) -> list[tuple[str, list[int]]] | None:
 
 __all__ = ["Query", "StepOptions", "after_free", "arrange", "can_complete", "compiled_active",
            "is_valid_table", "meld_is_valid", "py_arrange", "py_can_complete",
-           "py_is_valid_table", "py_step_options", "step_options", "use_compiled"]
+           "py_is_valid_table", "py_step_options", "step_options", "step_options_counts",
+           "use_compiled"]
