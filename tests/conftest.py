@@ -1,10 +1,90 @@
-"""Shared test setup."""
+"""Shared test setup: the two tiers, the working directory, Stable-Baselines3's log folder.
+
+The tiers (CONTRIBUTING.md, "Run the tests"): tests marked ``slow`` (soaks, brute-force mask
+checks, long random-play loops, training and RLlib smoke runs, compile-heavy solver checks) are
+deselected by default, so that ``python -m pytest`` is the quick tier (a few minutes).
+``--run-slow`` (or ``RUMMY_SLOW=1``, or any ``-m`` expression that names ``slow``) keeps them,
+and a slow test named by its node id (``pytest tests/test_envs.py::test_random_play_soak``)
+always runs. The README's test command, which ``.ci/run`` runs as written, passes
+``--run-slow`` and runs everything; tests/test_tiers.py checks that it collects every test.
+Under ``CI=true`` (CI's environment) every pytest run keeps them too, so that .ci/run's other
+runs (the pure-Python solver tests, the lowest PettingZoo) lose nothing either. The deep
+``fuzz`` tests are opt-in on top of that (``pytest -m fuzz tests/test_fuzz.py``).
+"""
 
 from __future__ import annotations
 
 import os
+import pathlib
 
 import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+#: What the quick tier's closing line says about the tests it left out.
+RUN_SLOW_HINT = "python -m pytest --run-slow (what CI runs) or RUMMY_SLOW=1"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run the tests marked slow (the whole suite, as CI does); "
+                          "RUMMY_SLOW=1 does the same")
+
+
+def run_slow(config: pytest.Config) -> bool:
+    """Whether this session keeps the ``slow`` tests."""
+    return (config.getoption("--run-slow") or os.environ.get("RUMMY_SLOW") == "1"
+            or os.environ.get("CI", "").lower() in ("true", "1")
+            or os.environ.get("RUMMY_FUZZ") == "1"  # the deep fuzz lengthens slow tests too
+            or "slow" in (config.getoption("markexpr") or ""))
+
+
+def _named(config: pytest.Config) -> list[tuple[pathlib.Path, str]]:
+    """The tests named on the command line by node id (``tests/x.py::test_y[z]``)."""
+    named = []
+    for arg in config.args:
+        path, sep, rest = arg.partition("::")
+        if sep:
+            named.append((pathlib.Path(config.invocation_params.dir, path).resolve(), rest))
+    return named
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if run_slow(config):
+        return
+    named = _named(config)
+
+    def left_out(item: pytest.Item) -> bool:
+        """Slow, and not named by its node id (a test asked for by name always runs)."""
+        if item.get_closest_marker("slow") is None:
+            return False
+        name = item.nodeid.partition("::")[2]
+        return not any(item.path == p and name.startswith(rest) for p, rest in named)
+
+    slow = [item for item in items if left_out(item)]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not left_out(item)]
+        config.stash[_SLOW_LEFT_OUT] = len(slow)
+
+
+_SLOW_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    n = config.stash.get(_SLOW_LEFT_OUT, 0)
+    if n:
+        terminalreporter.write_line(
+            f"quick tier: {n} slow tests deselected; {RUN_SLOW_HINT} runs them too")
+
+
+@pytest.fixture(autouse=True)
+def _in_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts in the checkout's root, wherever pytest was started from (``cd /tmp &&
+    python -m pytest /work/main/tests/...``): configs/, runs/ and subprocesses' ``-m training``
+    resolve as they do from the root. A test that moves elsewhere (``monkeypatch.chdir``) is
+    moved back after it."""
+    monkeypatch.chdir(ROOT)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -262,6 +262,7 @@ def test_cr12_greedy_discards_a_joker_only_when_forced():
 
 # --------------------------------------------------------------------------- legality
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", CONTRACT_VARIANTS)
 def test_cr5_greedy_never_proposes_an_illegal_action(variant):
     """CR-5 (and SP-4, CR-7, CR-8, CR-13): over 50 seeded games at 3-5 players, mixing greedy

@@ -54,6 +54,7 @@ def _hand_near_contract(rng: random.Random, reqs: list[tuple[str, int]], extra: 
     return counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_shortcuts_never_change_the_contract_options(variant, monkeypatch):
     """The joker bound, the fill shortcuts and ``any_one`` never change what the search finds."""

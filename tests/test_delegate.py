@@ -97,6 +97,7 @@ def test_bad_delegates_are_refused() -> None:
         SingleSeatEnv("gin_rummy", delegate="greedy")
     with pytest.raises(ValueError, match="delegate"):
         PolicyBot(_policy(4, 3, {"bot": "greedy"}))
+    pytest.importorskip("yaml")  # training.train reads YAML recipes (the "train" extra)
     from training.train import resolve_config
     with pytest.raises(SystemExit, match="delegate"):
         resolve_config(["--variant", "gin_rummy", "--set", "delegate={bot: greedy}"])

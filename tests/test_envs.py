@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import copy
 import json
-import pickle
 import warnings
 
 import numpy as np
 import pettingzoo
 import pytest
+from checkers import check_copies_keep_the_position, play_checked
 from pettingzoo.test import api_test, seed_test
 
 import rummy_env
@@ -57,6 +57,7 @@ def test_pettingzoo_seed_test(name: str, players: int) -> None:
               num_cycles=200)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CONTRACT)
 def test_random_play_soak(name: str) -> None:
     """200 seeded random games per variant (players and deal vary): at every step the cards are
@@ -70,31 +71,12 @@ def test_random_play_soak(name: str) -> None:
         players = lo + game % (hi - lo + 1)
         env = rummy_env.make(name, num_players=players, deal=1 + game % 7, max_turns=400)
         env.reset(seed=game)
-        deck = list(env.game.deck)
-        steps = 0
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            st = env.state_obj
-            assert st.zone_counts() == deck, f"cards not conserved at step {steps}"
-            mask = obs["action_mask"]
-            assert mask.dtype == np.int8 and mask.any(), "acting agent's mask is empty"
-            # Every other agent's mask is all zeros: checked at every out-of-turn window step
-            # (where the actor is not the player to move) and every 5th step otherwise, which
-            # keeps eight 200-game soaks inside the CI budget.
-            if steps % 5 == 0 or st.phase in ("claim", "call"):
-                for other in env.agents:
-                    if other != agent:
-                        assert not env.observe(other)["action_mask"].any(), f"{other} has a mask"
-            legal = np.flatnonzero(mask)
-            assert list(legal) == env.legal_actions()
-            a = int(legal[rng.integers(len(legal))])
-            assert env.string_to_action(env.action_to_string(a)) == a
-            env.step(a)
-            steps += 1
-            assert steps < 20000, "episode did not end"
+        # Every other agent's mask is all zeros: checked at every out-of-turn window step
+        # (where the actor is not the player to move) and every 5th step otherwise, which
+        # keeps eight 200-game soaks inside the CI budget.
+        play_checked(env, rng, max_steps=20000,
+                     others_every=lambda step, st: step % 5 == 0 or st.phase in ("claim",
+                                                                                 "call"))
         ended_naturally += env.state_obj.is_deal_over
     # Random play ends many deals by someone going out or the stock running dry (a quarter at
     # least even where contracts are long, as in Deb Kolsov's; the rest hit max_turns).
@@ -110,18 +92,8 @@ def test_deepcopy_and_pickle_keep_the_position(name: str) -> None:
         if any(env.terminations.values()) or any(env.truncations.values()):
             break
         env.step(bot.act(seat_view(env, env.agent_selection)))
-    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
-        assert clone.get_state() == env.get_state()
-        assert clone.agent_selection == env.agent_selection
-        # Same actions from here give the same trajectory (the generator is copied too).
-        b1, b2 = RandomBot(5), RandomBot(5)
-        e1, e2 = copy.deepcopy(env), clone
-        for _ in range(60):
-            if any(e1.terminations.values()) or any(e1.truncations.values()):
-                break
-            e1.step(b1.act(seat_view(e1, e1.agent_selection)))
-            e2.step(b2.act(seat_view(e2, e2.agent_selection)))
-        assert e1.get_state() == e2.get_state()
+    b = RandomBot(5)
+    check_copies_keep_the_position(env, lambda e: b.act(seat_view(e, e.agent_selection)))
 
 
 @pytest.mark.parametrize("name", CONTRACT)
@@ -239,6 +211,7 @@ def test_dead_steps_match_pettingzoos_own(name: str, players: int, max_turns: in
         env.step(0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_no_offered_action_is_a_dead_end(name: str) -> None:
     """The mask is the rulebook with no dead ends: in seeded random play, every legal action

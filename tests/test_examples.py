@@ -29,6 +29,7 @@ def test_pettingzoo_registry_example_plays_every_variant(capsys):
     assert "'deals_played': 1" in lines[0] and "'deals_played': 1" in lines[1]
 
 
+@pytest.mark.slow
 def test_sb3_maskable_ppo_example_trains_and_plays(capsys):
     """examples/sb3_maskable_ppo.py with a tiny budget: MaskablePPO learns through the public
     SingleSeatEnv (action_masks()), then plays deals with masked predictions (an illegal

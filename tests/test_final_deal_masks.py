@@ -97,6 +97,7 @@ def final_scenario(rng, variant: str, deal: int):
 N = 150
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(FINAL))
 def test_final_deal_positions_match_reference(case):
     """SH-1, SH-4, CR-13 (and TP-3, TP-4, SH-2, SH-3 inside them): every step of the meld turn of

@@ -100,6 +100,7 @@ def _cases() -> list[tuple[str, int]]:
     return [(v, n) for v in VARIANTS for n in player_counts(v)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,n", _cases())
 def test_positions_of_play_load_back(variant, n):
     """Every position reached in play is an accepted scenario and round-trips (the schema's
@@ -125,6 +126,7 @@ def _mutation_test(variant: str, n: int, examples: int):
     run()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,n", _cases())
 def test_mutated_scenarios_are_refused_cleanly_or_play_on(variant, n, request):
     examples = 10 if variant in SLOW else 25
@@ -149,6 +151,7 @@ JSONISH = st.recursive(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_any_value_in_any_field_is_a_scenario_error_or_plays(variant, request):
     n = player_counts(variant)[0]
@@ -210,6 +213,7 @@ def _is_id(space, action) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bad_actions_raise_and_change_nothing(variant, request):
     n = player_counts(variant)[-1]

@@ -8,10 +8,7 @@ legal actions of each phase are written straight from RULES section 9.
 
 from __future__ import annotations
 
-import copy
 import itertools
-import json
-import pickle
 import subprocess
 import sys
 from functools import lru_cache
@@ -19,6 +16,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from checkers import (
+    check_blind_to_hidden_cards,
+    check_copies_keep_the_position,
+    check_round_trip,
+    gin_seen,
+    play_checked,
+)
 
 import rummy_env
 from rummy_env.cards import card_str
@@ -254,55 +258,24 @@ def test_masks_match_brute_force_in_generated_knock_positions():
 def test_random_play_soak():
     """200 seeded random games (uniform over the mask, one in three with Oklahoma): at every
     step the cards are conserved, the actor's mask is non-empty and the other's all zeros, the
-    chosen action's text parses back to it; every episode ends."""
+    chosen action's text parses back to it; every episode ends (tests/checkers.py)."""
     rng = np.random.default_rng(12345)
-    deck = [1] * 52 + [0]
     results: dict[str, int] = {}
     for game in range(200):
         env = rummy_env.make("gin_rummy", oklahoma=game % 3 == 0)
         env.reset(seed=game)
-        steps = 0
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            st = env.state_obj
-            assert st.zone_counts() == deck, f"cards not conserved at step {steps}"
-            mask = obs["action_mask"]
-            assert mask.dtype == np.int8 and mask.any()
-            other = env.possible_agents[1 - env.possible_agents.index(agent)]
-            assert not env.observe(other)["action_mask"].any()
-            legal = np.flatnonzero(mask)
-            assert list(legal) == env.legal_actions()
-            a = int(legal[rng.integers(len(legal))])
-            assert env.string_to_action(env.action_to_string(a)) == a
-            env.step(a)
-            steps += 1
-            assert steps < 5000
+        assert list(env.game.deck) == [1] * 52 + [0]
+        play_checked(env, rng, max_steps=5000)
         results[str(env.state_obj.result)] = results.get(str(env.state_obj.result), 0) + 1
     # Uniform play mostly reaches the wall; some hands are knocked.
     assert results.get("dead", 0) > 120 and sum(v for k, v in results.items() if k != "dead")
 
 
 # --------------------------------------------------------------------------- leaks
-def _permute_hidden(state: dict, viewer: int, rng: np.random.Generator) -> dict:
-    s = copy.deepcopy(state)
-    q = 1 - viewer
-    if s["knocker"] == q and s["phase"] != "knock":
-        return s  # the knocker's deadwood is face up once it is done (GR-5)
-    hand = [c for c in s["hands"][q] if c not in s["known"][q]]
-    hidden = hand + list(s["stock"])
-    hidden = [hidden[i] for i in rng.permutation(len(hidden))]
-    s["hands"][q] = list(s["known"][q]) + hidden[:len(hand)]
-    s["stock"] = hidden[len(hand):]
-    s.pop("zones")
-    return s
-
-
 def test_observations_do_not_depend_on_hidden_cards():
     """At positions of seeded games, the opponent's hidden cards and the stock are dealt anew:
-    the viewer's observation and mask do not change."""
+    the viewer's observation and mask do not change (tests/checkers.py; the check that it can
+    fail is tests/test_leak.py's, for every variant)."""
     rng = np.random.default_rng(99)
     env = rummy_env.make("gin_rummy")
     other = rummy_env.make("gin_rummy")
@@ -313,38 +286,11 @@ def test_observations_do_not_depend_on_hidden_cards():
         step = 0
         while not env.state_obj.is_deal_over:
             if step % 7 == 0:
-                state = env.get_state()
-                for viewer, a in enumerate(env.possible_agents):
-                    for _ in range(30):  # a knocker's hand dealt anew may be over the limit
-                        try:
-                            other.reset(seed=1, options={
-                                "scenario": _permute_hidden(state, viewer, rng)})
-                            break
-                        except rummy_env.ScenarioError:
-                            continue
-                    else:
-                        continue
-                    assert other.get_state()["hands"][viewer] == state["hands"][viewer]
-                    mine, theirs = env.observe(a), other.observe(a)
-                    np.testing.assert_array_equal(mine["observation"], theirs["observation"])
-                    np.testing.assert_array_equal(mine["action_mask"], theirs["action_mask"])
-                    checked += 1
+                # A knocker's hand dealt anew may be over the limit: the loader refuses it.
+                checked += check_blind_to_hidden_cards(env, other, rng, tries=30, seen=gin_seen)
             env.step(bots[env.state_obj.current_player].act(env))
             step += 1
     assert checked > 60
-
-
-def test_the_leak_check_can_fail():
-    env = rummy_env.make("gin_rummy")
-    env.reset(seed=0)
-    state = env.get_state()
-    state.pop("zones")
-    hand = state["hands"][0]
-    state["stock"][0], hand[0] = hand[0], state["stock"][0]
-    other = rummy_env.make("gin_rummy")
-    other.reset(seed=1, options={"scenario": state})
-    assert not np.array_equal(env.observe("player_0")["observation"],
-                              other.observe("player_0")["observation"])
 
 
 def test_observation_pieces_are_egocentric():
@@ -371,20 +317,11 @@ def test_get_state_round_trips_and_zones_hold_every_card_once():
     for game in range(20):
         env.reset(seed=game)
         while not env.state_obj.is_deal_over:
-            state = json.loads(json.dumps(env.get_state()))
+            state = check_round_trip(env, other, observations=True)
             cards = [c for zone in state["zones"].values() for c in zone]
             assert sorted(cards) == sorted(card_str(t) for t in range(52))
-            other.reset(seed=99, options={"scenario": state})
-            assert other.get_state() == state
-            for a in env.possible_agents:
-                np.testing.assert_array_equal(env.observe(a)["observation"],
-                                              other.observe(a)["observation"])
-                np.testing.assert_array_equal(env.observe(a)["action_mask"],
-                                              other.observe(a)["action_mask"])
             env.step(rng_bots[env.state_obj.current_player].act(env))
-        state = env.get_state()
-        other.reset(seed=99, options={"scenario": state})
-        assert other.get_state() == state
+        check_round_trip(env, other, observations=True)
 
 
 @pytest.mark.parametrize("scenario,match", [
@@ -433,14 +370,14 @@ def test_illegal_action_raises_and_changes_nothing():
 
 
 def test_deepcopy_and_pickle_keep_the_position():
+    """After 25 moves of a knocking bot (tests/checkers.py: same position, state vector and
+    trajectory; tests/test_envs.py checks every variant after random moves)."""
     env = rummy_env.make("gin_rummy")
     env.reset(seed=7)
     bot = KnockerBot(0)
     for _ in range(25):
         env.step(bot.act(env))
-    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
-        assert clone.get_state() == env.get_state()
-        np.testing.assert_array_equal(clone.state(), env.state())
+    check_copies_keep_the_position(env, KnockerBot(1).act)
 
 
 def test_render_ansi_shows_the_viewers_hand_only():

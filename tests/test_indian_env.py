@@ -9,14 +9,19 @@ rule overrides are validated; the generated docs are current.
 
 from __future__ import annotations
 
-import copy
+import functools
 import json
-import pickle
 import warnings
 
 import numpy as np
 import pettingzoo
 import pytest
+from checkers import (
+    check_blind_to_hidden_cards,
+    check_copies_keep_the_position,
+    check_round_trip,
+    play_checked,
+)
 from pettingzoo.test import api_test, seed_test
 
 import rummy_env
@@ -86,6 +91,7 @@ def _policy(env, legal: list[int], rng: np.random.Generator, eager: bool) -> int
     return int(keep[rng.integers(len(keep))])
 
 
+@pytest.mark.slow
 def test_random_play_soak() -> None:
     """500 seeded games (2-10 players, half of them played eagerly): at every step the cards
     are conserved (hands, stock, discard pile, indicator, out of play), the actor's mask is
@@ -101,44 +107,25 @@ def test_random_play_soak() -> None:
         eager = game % 2 == 1
         env = make(players, reward_scale=1.0)
         env.reset(seed=game)
-        deck = list(env.game.deck)
         other = make(players)
-        steps = 0
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, _ = env.last()
-            totals[agent] += reward
-            if term or trunc:
-                env.step(None)
-                continue
+
+        def on_step(env, agent, obs, steps, game=game, other=other):
             st = env.state_obj
-            assert st.zone_counts() == deck, f"cards not conserved at step {steps}"
-            mask = obs["action_mask"]
-            assert mask.dtype == np.int8 and mask.any(), "acting agent's mask is empty"
-            legal = [int(a) for a in np.flatnonzero(mask)]
-            assert legal == env.legal_actions()
-            if steps % 5 == 0:
-                for o in env.agents:
-                    if o != agent:
-                        assert not env.observe(o)["action_mask"].any(), f"{o} has a mask"
-                for a in legal:
-                    assert env.string_to_action(env.action_to_string(a)) == a
+            legal = env.legal_actions()
             if st.phase == "play":
                 offered = [env.layout.decode(a)[1] for a in legal
                            if env.layout.decode(a)[0] == "declare"]
                 if game < 60 or offered:
                     assert offered == _solver_declares(st)
             if steps % 17 == 3:
-                state = env.get_state()
-                other.reset(seed=1, options={"scenario": json.loads(json.dumps(state))})
-                assert other.get_state() == state
+                check_round_trip(env, other)
                 np.testing.assert_array_equal(other.observe(agent)["observation"],
                                               obs["observation"])
-            a = _policy(env, legal, rng, eager)
-            assert env.string_to_action(env.action_to_string(a)) == a
-            env.step(a)
-            steps += 1
-            assert steps < 2000, "episode did not end"
+
+        totals = play_checked(env, rng, policy=functools.partial(_policy, eager=eager),
+                              others_every=lambda step, st: step % 5 == 0,
+                              texts_every=lambda step: step % 5 == 0,
+                              on_step=on_step, max_steps=2000)
         st = env.state_obj
         assert st.is_deal_over, "random play ends every deal before the turn cap"
         results[st.result] = results.get(st.result, 0) + 1
@@ -224,35 +211,10 @@ def test_the_declaration_mask_never_misses_a_valid_hand() -> None:
 
 
 # --------------------------------------------------------------------------- leaks
-def _permute_hidden(state: dict, viewer: int, rng: np.random.Generator) -> dict:
-    """Deal anew every card ``viewer`` cannot see: other hands (except the cards they took face
-    up), the stock and the cards out of play."""
-    s = copy.deepcopy(state)
-    n = len(s["hands"])
-    hidden: list[str] = list(s["stock"]) + list(s["out_of_play"])
-    keep: dict[int, list[str]] = {}
-    for q in range(n):
-        if q == viewer:
-            continue
-        hand = list(s["hands"][q])
-        for c in s["known"][q]:
-            hand.remove(c)
-        keep[q] = list(s["known"][q])
-        hidden.extend(hand)
-        s["hands"][q] = len(hand)
-    hidden = [hidden[i] for i in rng.permutation(len(hidden))]
-    for q in keep:
-        k = s["hands"][q]
-        s["hands"][q] = keep[q] + hidden[:k]
-        hidden = hidden[k:]
-    k = len(s["out_of_play"])
-    s["out_of_play"] = hidden[:k]
-    s["stock"] = hidden[k:]
-    s.pop("zones")
-    return s
-
-
 def test_observations_do_not_depend_on_hidden_cards() -> None:
+    """Other hands (except the cards they took face up), the stock and the cards out of play
+    dealt anew change nothing a viewer sees (tests/checkers.py; that the check can fail is
+    tests/test_leak.py's, for every variant)."""
     rng = np.random.default_rng(99)
     checked = 0
     for game in range(12):
@@ -265,35 +227,12 @@ def test_observations_do_not_depend_on_hidden_cards() -> None:
             if env.terminations[agent] or env.truncations[agent]:
                 break
             if step % 3 == 0:
-                state = env.get_state()
-                for viewer, a in enumerate(env.possible_agents):
-                    other.reset(seed=1, options={"scenario": _permute_hidden(state, viewer, rng)})
-                    assert other.get_state()["hands"][viewer] == state["hands"][viewer]
-                    mine, theirs = env.observe(a), other.observe(a)
-                    np.testing.assert_array_equal(mine["observation"], theirs["observation"])
-                    np.testing.assert_array_equal(mine["action_mask"], theirs["action_mask"])
-                    checked += 1
+                checked += check_blind_to_hidden_cards(env, other, rng)
             legal = env.legal_actions()
             texts = [env.action_to_string(x) for x in legal]
             keep = [x for x, t in zip(legal, texts) if t != "pack"] or legal  # long deals
             env.step(keep[rng.integers(len(keep))])
     assert checked > 300
-
-
-def test_the_leak_check_can_fail() -> None:
-    """Changing a card the viewer does see (its own hand) changes its observation."""
-    env = make(3)
-    env.reset(seed=0)
-    state = env.get_state()
-    state.pop("zones")
-    hand = state["hands"][0]
-    swap_in = next(c for c in state["stock"] if c not in hand)
-    idx = state["stock"].index(swap_in)
-    state["stock"][idx], hand[0] = hand[0], swap_in
-    other = make(3)
-    other.reset(seed=1, options={"scenario": state})
-    assert not np.array_equal(env.observe("player_0")["observation"],
-                              other.observe("player_0")["observation"])
 
 
 # --------------------------------------------------------------------------- positions
@@ -315,25 +254,17 @@ def test_get_state_is_json_and_zones_hold_every_card_once() -> None:
 
 
 def test_deepcopy_and_pickle_keep_the_position() -> None:
+    """After 9 moves that never pack (tests/checkers.py: same position, state vector and
+    trajectory; tests/test_envs.py checks every variant after random moves)."""
     env = make(4)
     env.reset(seed=7)
     rng = np.random.default_rng(1)
     for _ in range(9):
         legal = [a for a in env.legal_actions() if env.action_to_string(a) != "pack"]
         env.step(legal[rng.integers(len(legal))])
-    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
-        assert clone.get_state() == env.get_state()
-        assert clone.agent_selection == env.agent_selection
-        e1, e2 = copy.deepcopy(env), clone
-        r1, r2 = np.random.default_rng(5), np.random.default_rng(5)
-        for _ in range(40):
-            if any(e1.terminations.values()):
-                break
-            l1, l2 = e1.legal_actions(), e2.legal_actions()
-            assert l1 == l2
-            e1.step(l1[r1.integers(len(l1))])
-            e2.step(l2[r2.integers(len(l2))])
-        assert e1.get_state() == e2.get_state()
+    r = np.random.default_rng(5)
+    check_copies_keep_the_position(
+        env, lambda e: (legal := e.legal_actions())[r.integers(len(legal))], steps=40)
 
 
 def test_state_vector_holds_hands_stock_and_out_of_play() -> None:

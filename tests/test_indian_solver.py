@@ -591,6 +591,7 @@ def _compare(hand, packs, wr, four, tanala):
     return a
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(5))
 def test_ir3_ir4_ir6_ir9_random_hands_match_brute_force(seed):
     """IR-3, IR-4, IR-6, IR-9: 500 hands per seed (2,500 in all), half dealt at random, half
@@ -652,6 +653,7 @@ def test_ir6_declare_discards_match_brute_force(seed):
     assert n_yes >= 30 and n_multi >= 10, (n_yes, n_multi)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_ir6_declare_discards_search_matches_can_declare_per_discard(seed):
     """IR-6: declare_discards answers every discard with one search over the 14 cards

@@ -16,10 +16,11 @@ import tempfile
 
 import numpy as np
 import pytest
-import yaml
 
 import rummy_env
 from rummy_env.integrations import rllib as rl
+
+yaml = pytest.importorskip("yaml")  # the RLlib configs (the "rllib" extra brings PyYAML)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TWO_VARIANTS = ("contract_rummy", "indian_rummy")
@@ -152,6 +153,7 @@ def _aec_returns(variant: str, seed: int, **options) -> tuple[dict, list[int]]:
     return returns, actions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", rummy_env.VARIANTS)
 def test_rllib_env_plays_the_same_episode_with_the_same_rewards(ray_sandbox, variant):
     """The adapter is the AEC game: same actions → same per-agent returns; the actor gets an
@@ -215,6 +217,7 @@ def test_illegal_action_callback_logs_the_episode_count(ray_sandbox):
                           ("illegal_actions_lifetime", 2, "lifetime_sum")]
 
 
+@pytest.mark.slow
 def test_rllib_train_script_two_iterations_on_a_remote_env_runner(ray_sandbox, tmp_path,
                                                                    capsys):
     """The distributed path, locally: one Ray env-runner actor samples, the driver learns;
@@ -258,6 +261,7 @@ def test_rllib_train_script_two_iterations_on_a_remote_env_runner(ray_sandbox, t
     assert not env.agents  # the episode ran to its end
 
 
+@pytest.mark.slow
 def test_rllib_example_trains_a_shared_policy(ray_sandbox, tmp_path):
     """examples/rllib_masked_ppo.py (the README snippet), sampling in the driver."""
     runners, checkpoint = _example("rllib_masked_ppo.py")["main"](
@@ -331,6 +335,7 @@ def _docstring_example(doc: str) -> str:
     return textwrap.dedent("\n".join(lines))
 
 
+@pytest.mark.slow
 def test_rllib_adapter_docstring_example_runs_as_written(ray_sandbox):
     """The example at the top of rummy_env/integrations/rllib.py, executed as it is written
     (Ray started first with the sandbox's temp dir); RLlib's env pre-check samples unmasked

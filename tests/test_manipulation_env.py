@@ -29,6 +29,7 @@ from rummy_env.manipulation import solver
 VARIANT = "manipulation_rummy"
 
 
+@pytest.mark.slow
 def test_random_play_soak_with_invariants() -> None:
     """200 seeded games (2-5 players, deals cut at 400 turns as the contract family's soak:
     nearly all play to their end): invariants at every step."""

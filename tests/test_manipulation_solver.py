@@ -226,6 +226,7 @@ def _random_position(rng: random.Random, joker_odds: tuple[float, float] = (0.3,
     return _key(nat, jok, locked, pending, hand, pending > 0)
 
 
+@pytest.mark.slow
 def test_step_options_agree_with_brute_force_on_small_positions() -> None:
     rng = random.Random(7)
     checked = nonempty = 0
@@ -244,6 +245,7 @@ def test_step_options_agree_with_brute_force_on_small_positions() -> None:
     assert nonempty > 40
 
 
+@pytest.mark.slow
 def test_step_options_agree_with_brute_force_with_jokers_in_play() -> None:
     """The forward-backward sweep answers every candidate step from one pass: check it on
     positions where jokers are mostly in hand or waiting (the joker steps are candidates at

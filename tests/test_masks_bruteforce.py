@@ -853,6 +853,7 @@ OPTIONS = {v: {} for v in VARIANTS}
 OPTIONS["progressive_rummy+natural"] = {"meld_needs_natural": True}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(OPTIONS))
 def test_random_positions_match_reference(case):
     """CR-3..CR-13, SP-3..SP-5, MI-2..MI-5, SH, TP, DK, PR: >= 300 random positions per variant,

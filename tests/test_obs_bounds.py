@@ -58,6 +58,7 @@ def test_spaces_declare_finite_bounds(variant):
     assert mask.dtype == np.int8 and (mask.low == 0).all() and (mask.high == 1).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", rummy_env.VARIANTS)
 def test_soak_stays_inside_the_spaces(variant):
     deals, games = SOAK.get(variant, (4, 1))

@@ -59,6 +59,7 @@ def _budget(variant: str) -> tuple[int, int]:
             "gin_rummy": (3, 3), "indian_rummy": (3, 3)}.get(variant, (1, 6))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,players", CASES)
 def test_sampled_worlds_load_and_look_the_same_to_the_seat(variant: str,
                                                            players: int | None) -> None:
@@ -108,6 +109,7 @@ def _redeal(d: dict[str, Any], seat: int, rng: np.random.Generator) -> dict[str,
     return d
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,players", CASES)
 def test_redealing_hidden_cards_changes_no_sampled_world(variant: str,
                                                          players: int | None) -> None:

@@ -13,6 +13,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from checkers import check_round_trip
 
 import rummy_env
 from rummy_env.contract.rules import ContractRules
@@ -240,17 +241,14 @@ ROUND_TRIPS = [(v, n, d) for v in VARIANTS for n in (3, 5) for d in (1, SECOND_D
 @pytest.mark.parametrize("variant,n,deal", ROUND_TRIPS)
 def test_get_state_round_trips_through_a_scenario(variant, n, deal):
     """get_state() -> reset(scenario) -> get_state() is the identity, at every step of a deal
-    (draw, claim and play phases, contracts in progress, sets and runs on the table)."""
+    (draw, claim and play phases, contracts in progress, sets and runs on the table), with the
+    same legal actions, agent to move and every agent's observation (tests/checkers.py)."""
     env = env_at(variant, n, seed=10 + n, deal=deal)
     other = rummy_env.make(variant, num_players=n, deal=deal)
     phases = Counter()
     tables = 0
     for _ in random_walk(env, 150, seed=n):
-        s = env.get_state()
-        other.reset(seed=123, options={"scenario": json.loads(json.dumps(s))})
-        assert other.get_state() == s
-        assert other.legal_actions() == env.legal_actions()
-        assert other.agent_selection == env.agent_selection
+        s = check_round_trip(env, other, observations=True)
         phases[s["phase"]] += 1
         tables += bool(s["table"])
     assert phases["play"] > 0 and phases["draw"] > 0
@@ -282,10 +280,7 @@ def test_get_state_round_trips_in_the_whole_hand_deal_played_by_greedy_bots(vari
         bots = [make_bot("greedy", seed=seed) for _ in range(n)]
         while env.agents and not (env.terminations[env.agent_selection]
                                   or env.truncations[env.agent_selection]):
-            s = env.get_state()
-            other.reset(seed=123, options={"scenario": json.loads(json.dumps(s))})
-            assert other.get_state() == s
-            assert other.legal_actions() == env.legal_actions()
+            s = check_round_trip(env, other)
             in_progress += bool(s["turn"].get("contract_laid"))
             a = env.agent_selection
             env.step(bots[env.possible_agents.index(a)].act(seat_view(env, a)))

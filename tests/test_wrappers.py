@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 import pytest
-import torch
 from gymnasium.utils.env_checker import check_env
 
 import rummy_env
@@ -23,7 +22,12 @@ import rummy_env.bots
 from rummy_env.bots import RandomBot, SeatView
 from rummy_env.wrappers import INFO_KEYS, SelfPlayEnv, SingleSeatEnv
 
-torch.set_num_threads(1)
+try:  # the SB3 tests below (the "train" extra); the rest need no torch
+    import torch
+except ImportError:
+    pass
+else:
+    torch.set_num_threads(1)
 
 
 class RecordingBot(RandomBot):
@@ -412,6 +416,7 @@ def test_c5_wrappers_do_not_import_torch_or_sb3():
 def test_cr5_subproc_vec_env_masked_steps():
     """SubprocVecEnv with 2 envs: env_method("action_masks") gives each learner's legal set
     (CR-5), masked random steps run, and set_opponents goes through env_method."""
+    pytest.importorskip("stable_baselines3")  # the "train" extra
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
     fns = [lambda i=i: SingleSeatEnv("contract_rummy", num_players=3, seed=i) for i in range(2)]
@@ -443,6 +448,7 @@ def test_cr5_subproc_vec_env_masked_steps():
 
 def test_cr5_maskable_ppo_smoke_without_illegal_actions():
     """MaskablePPO learns 128 steps; illegal_action="raise" would raise on any illegal one (CR-5)."""
+    pytest.importorskip("sb3_contrib")  # the "train" extra
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
