@@ -37,7 +37,8 @@ def _tiny(out, *extra: str) -> list[str]:
 def test_tiny_benchmark_writes_the_table_and_the_plot_and_resumes(tmp_path, capsys):
     pytest.importorskip("tianshou")
     out = tmp_path / "bench"
-    assert benchmark.main(_tiny(out)) == 0
+    # the two cells in two spawned local processes (the reruns below run in this one)
+    assert benchmark.main(_tiny(out, "--workers", "2")) == 0
     res = json.loads((out / "results.json").read_text())
     assert res["run"] == {"cells": 2, "skipped": 0, "ran": 2,
                           "wall_seconds": res["run"]["wall_seconds"]}
@@ -133,6 +134,15 @@ def test_config_and_flag_errors_name_the_problem(argv, message):
     with pytest.raises(ConfigError) as e:
         resolve_config(["--config", SMOKE, *argv])
     assert message in str(e.value)
+
+
+def test_an_algorithm_whose_library_is_missing_is_refused_with_its_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tianshou", None)
+    with pytest.raises(ConfigError, match="'tianshou_dqn' needs tianshou, not installed; "
+                                          "install the 'tianshou' extra"):
+        resolve_config(["--config", SMOKE])
 
 
 def test_main_reports_a_config_error_without_a_traceback(capsys, tmp_path):

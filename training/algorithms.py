@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import pathlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -97,19 +96,44 @@ Adapter = Callable[[CellSpec], Learner]
 #: Registered adapters by name, and their default settings.
 ALGORITHMS: dict[str, Adapter] = {}
 DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {}
+#: The modules each algorithm needs, and the extra that installs them.
+REQUIRES: dict[str, tuple[tuple[str, ...], str]] = {}
 
 
-def register(name: str, defaults: dict[str, Any]) -> Callable[[Adapter], Adapter]:
-    """Register an adapter under ``name`` with its default ``settings``."""
+def register(name: str, defaults: dict[str, Any], requires: tuple[str, ...] = (),
+             extra: str = "train") -> Callable[[Adapter], Adapter]:
+    """Register an adapter under ``name`` with its default ``settings``; ``requires`` lists
+    the modules it imports (checked before a benchmark starts), ``extra`` the package extra
+    that installs them."""
 
     def deco(fn: Adapter) -> Adapter:
         if name in ALGORITHMS:
             raise ValueError(f"algorithm {name!r} is already registered")
         ALGORITHMS[name] = fn
         DEFAULT_SETTINGS[name] = copy.deepcopy(defaults)
+        REQUIRES[name] = (tuple(requires), extra)
         return fn
 
     return deco
+
+
+def missing_modules(name: str) -> str | None:
+    """A message naming what ``name`` needs and is not installed, or None."""
+    import importlib.util
+
+    mods, extra = REQUIRES.get(name, ((), "train"))
+    missing = []
+    for m in mods:
+        try:
+            found = importlib.util.find_spec(m) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(m)
+    if not missing:
+        return None
+    return (f"algorithm {name!r} needs {', '.join(missing)}, not installed; install the "
+            f"{extra!r} extra: pip install \"rummy-env[{extra}]\"")
 
 
 def resolve_settings(name: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
@@ -252,7 +276,7 @@ class _MaskablePPOLearner:
         self.venv.close()
 
 
-@register("maskable_ppo", defaults=_PPO_DEFAULTS)
+@register("maskable_ppo", defaults=_PPO_DEFAULTS, requires=("sb3_contrib",))
 def maskable_ppo(cell: CellSpec) -> Learner:
     """sb3-contrib MaskablePPO, one seat against fixed opponents (``opponents``: a bot name,
     ``{mix: ...}`` or ``{curriculum: ...}`` as in training/opponents.py)."""
@@ -266,7 +290,7 @@ def maskable_ppo(cell: CellSpec) -> Learner:
 @register("league_ppo", defaults={
     **{k: v for k, v in _PPO_DEFAULTS.items() if k != "opponents"},
     "league": {"bots": ["random", "greedy"], "snapshots": 6, "power": 2.0},
-    "snapshot_every": 5000, "league_deals": 20})
+    "snapshot_every": 5000, "league_deals": 20}, requires=("sb3_contrib",))
 def league_ppo(cell: CellSpec) -> Learner:
     """Self-play MaskablePPO with a league: bots plus snapshots of the learner, prioritised
     fictitious self-play (training/opponents.py), a snapshot every ``snapshot_every`` samples,
@@ -372,7 +396,7 @@ class _RLlibLearner:
     "model": {"fcnet_hiddens": [256, 256]},
     "ppo": {"train_batch_size_per_learner": 2000, "minibatch_size": 250, "num_epochs": 4,
             "lr": 3.0e-4, "gamma": 0.995, "lambda_": 0.95, "entropy_coeff": 0.01},
-    "torch_threads": 1})
+    "torch_threads": 1}, requires=("ray.rllib",), extra="rllib")
 def rllib_ppo(cell: CellSpec) -> Learner:
     """RLlib masked PPO (rummy_env.integrations.rllib), one policy shared by every seat
     (self-play). ``num_env_runners: 0`` samples in the cell's process; with more, the env
@@ -521,7 +545,7 @@ class _TianshouDQNLearner:
     "gamma": 0.995, "n_step": 3, "target_update_freq": 500, "huber_loss_delta": 1.0,
     "buffer_size": 50_000, "batch_size": 128, "collect_steps": 64, "updates_per_sample": 0.25,
     "warmup_steps": 1000, "eps_start": 1.0, "eps_end": 0.05, "eps_decay_steps": 10_000,
-    "torch_threads": 1})
+    "torch_threads": 1}, requires=("tianshou",), extra="tianshou")
 def tianshou_dqn(cell: CellSpec) -> Learner:
     """Tianshou 2.0 double DQN (target network, n-step returns, Huber loss) on the single-seat
     env, masked through ``obs.mask``; epsilon decays linearly from ``eps_start`` to
@@ -530,12 +554,6 @@ def tianshou_dqn(cell: CellSpec) -> Learner:
     return _TianshouDQNLearner(cell)
 
 
-def cell_out(cell: CellSpec) -> pathlib.Path:
-    """The cell's folder, created."""
-    p = pathlib.Path(cell.out)
-    p.mkdir(parents=True, exist_ok=True)
-    return p
-
-
-__all__ = ["ALGORITHMS", "DEFAULT_SETTINGS", "CellSpec", "Learner", "cell_out", "league_ppo",
-           "maskable_ppo", "register", "resolve_settings", "rllib_ppo", "tianshou_dqn"]
+__all__ = ["ALGORITHMS", "DEFAULT_SETTINGS", "REQUIRES", "CellSpec", "Learner", "league_ppo",
+           "maskable_ppo", "missing_modules", "register", "resolve_settings", "rllib_ppo",
+           "tianshou_dqn"]

@@ -178,7 +178,7 @@ def validate(cfg: dict[str, Any]) -> None:
     """Raise :class:`ConfigError` naming the first problem of a resolved config."""
     import rummy_env
     from rummy_env.bots import BOTS
-    from training.algorithms import ALGORITHMS, resolve_settings
+    from training.algorithms import ALGORITHMS, missing_modules, resolve_settings
 
     unknown = set(cfg) - set(DEFAULTS)
     if unknown:
@@ -194,6 +194,9 @@ def validate(cfg: dict[str, Any]) -> None:
             resolve_settings(name, over)
         except ValueError as e:
             raise ConfigError(str(e)) from None
+        missing = missing_modules(name)
+        if missing:
+            raise ConfigError(missing)
     cfg["variants"] = _variant_table(cfg["variants"])
     if not cfg["variants"]:
         raise ConfigError("variants is empty")
@@ -457,7 +460,8 @@ def aggregate(cfg: dict[str, Any], results: list[dict[str, Any]]) -> list[dict[s
                     how = "duplicate interval of the one seed"
                 else:
                     pts = mean_ci([f["points"] for f in finals])
-                    win = mean_ci([f["win_rate"] for f in finals])
+                    wm, wlo, whi = mean_ci([f["win_rate"] for f in finals])
+                    win = (wm, max(0.0, wlo), min(1.0, whi))  # a rate lies in [0, 1]
                     how = "t interval over seeds"
                 row["vs"][opp] = {"points": pts[0], "points_ci": [pts[1], pts[2]],
                                   "win_rate": win[0], "win_ci": [win[1], win[2]],
