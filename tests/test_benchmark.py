@@ -34,6 +34,8 @@ def _tiny(out, *extra: str) -> list[str]:
             "--set", "eval.every=128", "--set", "algorithms.tianshou_dqn.warmup_steps=64", *extra]
 
 
+# The two smoke runs are the slow tier's (tests/conftest.py): CI runs them (--run-slow).
+@pytest.mark.slow
 def test_tiny_benchmark_writes_the_table_and_the_plot_and_resumes(tmp_path, capsys):
     pytest.importorskip("tianshou")
     out = tmp_path / "bench"
@@ -190,6 +192,7 @@ def ray_sandbox(monkeypatch):
     shutil.rmtree(temp, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_rllib_cell_runs_as_a_ray_task_with_its_env_runner_on_the_second_node(
         ray_sandbox, tmp_path):
     """A two-node local cluster: the head (1 CPU) and a second node carrying the custom
