@@ -113,6 +113,31 @@ def test_core_matches_the_recording_in_both_layouts(recorded, policy) -> None:
 
 @pytest.mark.slow
 @needs_core
+@pytest.mark.parametrize("policy", [0, 1])
+def test_core_sweep_kept_between_masks_answers_the_same(recorded, policy) -> None:
+    """``step_options_kept`` (the sweep starting from the last one's forward layers and memo,
+    as the solver asks it) on the recorded masks in their order of play, so that most follow
+    a card played from hand: the recorded answers, and the same as a sweep from scratch."""
+    qs, answers = recorded
+    core = _core()
+    keep = core.keep_new()
+    reused = 0
+    for i, q in enumerate(qs):
+        arrays = solver._arrays(q)
+        got = core.step_options_kept(*arrays, q.pending, q.added, policy, keep)
+        assert tuple(int(x) for x in got) == tuple(answers[i][:5]), (i, policy, q)
+        if i and sum(q.table) + sum(q.hand) == sum(qs[i - 1].table) + sum(qs[i - 1].hand):
+            reused += 1
+    assert reused > 2000, reused
+    # Positions met out of order (another env's masks between) answer the same too.
+    rng = random.Random(policy)
+    for i in rng.sample(range(len(qs)), 1500):
+        q = qs[i]
+        got = core.step_options_kept(*solver._arrays(q), q.pending, q.added, policy, keep)
+        assert tuple(int(x) for x in got) == tuple(answers[i][:5]), (i, policy, q)
+
+
+@needs_core
 def test_core_arranges_recorded_tables_as_python_does(recorded) -> None:
     qs, answers = recorded
     core = _core()

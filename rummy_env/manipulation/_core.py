@@ -834,13 +834,14 @@ def _preimage(cx, lk, s, pc, src, so, dst, do, scr, sco):
 # ------------------------------------------------------------------------------ passes
 
 @njit(cache=True, inline="always")
-def _step(cx, p, src, soff, n_in, kind, dst, doff, idx, mt, mm, mv, tmp):
+def _step(cx, p, lcode, src, soff, n_in, kind, dst, doff, idx, mt, mm, mv, tmp):
     """The keys and values after layer ``p`` (``solver._Sweep._step``, joker-need pruning
     included) from the ``n_in`` entries at ``soff`` of ``src``, written at ``doff`` of ``dst``
     (which may be ``src``, past its input) with their index in the scratch ``idx`` (all zero
     on entry; the caller clears its ``1 << bits`` slots after use). Returns ``(bits,
     count)``, the count -1 when ``dst`` or ``idx`` is too small and -2 when the memo is full
-    (grow them and run the step again). ``tmp``: scratch of 3 W words."""
+    (grow them and run the step again). ``tmp``: scratch of 3 W words. ``lcode``: the layer's
+    part of the memo's codes (``p << 32``, or the layer's generation, ``_sweep_mask``)."""
     W = cx[_SC + 23]
     S = W + 1
     bits = 4
@@ -859,7 +860,7 @@ def _step(cx, p, src, soff, n_in, kind, dst, doff, idx, mt, mm, mv, tmp):
     him = cx[_SC + 5]
     lom = cx[_SC + 6]
     kups = (np.int64(-1), cx[_SC + 8], cx[_SC + 9])
-    base_code = p << 32 | kind << 28
+    base_code = lcode | kind << 28
     for i in range(n_in):
         so = (soff + i) * S
         key = src[so]
@@ -955,7 +956,7 @@ def _forward_only(table, hand, pending, added, policy) -> bool:
     n = 1
     for p in range(_NL):
         while True:
-            bits, m = _step(cx, p, a, 0, n, 0, b, 0, idx, mt, mm, mv, tmp)
+            bits, m = _step(cx, p, p << 32, a, 0, n, 0, b, 0, idx, mt, mm, mv, tmp)
             if m >= 0:
                 break
             _clear(idx, min(idx.shape[0], 1 << bits))
@@ -1064,44 +1065,123 @@ def can_complete(table, naturals, freeable, hand, pending, added, policy) -> boo
     return False
 
 
+#: A kept record of the last sweep (``_sweep_mask``) is dropped once its memo holds this many
+#: words (4 MB) or its layers have had this many generations.
+_KEEP_WORDS = 1 << 19
+_KEEP_GENS = 1 << 28
+
+
 @njit(cache=True)
-def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
+def keep_new():
+    """An empty record of the last sweep, for :func:`step_options_kept` (see ``_sweep_mask``):
+    a list of int64 arrays: the sweep's context ``cx``, the forward pool ``pk`` and indexes
+    ``pi``, ``off``, ``fn``, ``ioff``, ``fb``, the memo ``mt``, ``mm``, the layers'
+    generations (``gen[p]``, then the next one at ``gen[_NL]``), and the scratch pools of the
+    backward sets and candidate checks (``pb``, ``ca``, ``cb``: allocated once, not per
+    mask)."""
+    keep = List()
+    keep.append(np.zeros(0, np.int64))
+    keep.append(np.empty(2048 * 2, np.int64))
+    keep.append(np.zeros(8192, np.int64))
+    keep.append(np.zeros(_NL + 2, np.int64))
+    keep.append(np.zeros(_NL + 1, np.int64))
+    keep.append(np.zeros(_NL + 2, np.int64))
+    keep.append(np.zeros(_NL + 1, np.int64))
+    mt, mm = _memo_new()
+    keep.append(mt)
+    keep.append(mm)
+    keep.append(np.zeros(_NL + 1, np.int64))
+    keep.append(np.zeros(0, np.int64))
+    keep.append(np.empty(1024 * 2, np.int64))
+    keep.append(np.empty(1024 * 2, np.int64))
+    return keep
+
+
+@njit(cache=True)
+def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy, keep):
     """The forward-backward sweep of ``solver.step_options``: ``(ok, valid, play, joker)``,
     the last two bit masks over the candidate types (``play_c``, ``joker_c``: bool arrays).
 
     The forward layers sit one after another in the pool ``pk`` (layer ``p`` from entry
     ``off[p]``, ``fn[p]`` entries) with their indexes in ``pi`` (from ``ioff[p]``, ``fb[p]``
-    bits, 0 for an empty layer); the backward sets in ``pb``, W words per forward entry."""
+    bits, 0 for an empty layer); the backward sets in ``pb``, W words per forward entry.
+
+    ``keep`` (:func:`keep_new`) holds the last sweep's forward layers and memo, which this one
+    starts from. A layer's moves are a function of the part of the context it reads, and the
+    forward layers before ``p`` of the moves of the layers before ``p``, so when the two
+    contexts differ only in the table and hand counts of some types (a card played from hand
+    leaves every bound, need and option elsewhere as it was), the forward layers up to the
+    first such type's are the last sweep's, and so are the memo's moves of every layer but
+    those types' (a layer's memo codes carry its generation, renewed when its context
+    changes). Any other difference starts afresh."""
     cx = _setup(table, hand, joker_c, pending, added, policy)
     W = cx[_SC + 23]
     S = W + 1
-    mt, mm = _memo_new()
+    old = keep[0]
+    pk = keep[1]
+    pi = keep[2]
+    off = keep[3]
+    fn = keep[4]
+    ioff = keep[5]
+    fb = keep[6]
+    mt = keep[7]
+    mm = keep[8]
+    gen = keep[9]
+    same = old.shape[0] == cx.shape[0]
+    if same:
+        for i in range(cx.shape[0]):
+            if cx[i] != old[i] and i != _SC + 4 and not (
+                    _TI <= i < _TI + 6 * _NT and (i - _TI) % 6 < 2):
+                same = False
+                break
+    nxt_gen = gen[_NL]
+    if mm[0] > _KEEP_WORDS or nxt_gen > _KEEP_GENS:
+        same = False
+    if same:
+        first_p = _NL
+        for t in range(_NT):
+            o = _TI + 6 * t
+            if cx[o] != old[o] or cx[o + 1] != old[o + 1]:
+                gen[_AT[t]] = nxt_gen
+                nxt_gen += 1
+                if _AT[t] < first_p:
+                    first_p = _AT[t]
+    else:
+        # Nothing of the last sweep holds: a fresh memo (a small one is faster to read).
+        first_p = 0
+        mt, mm = _memo_new()
+        for p in range(_NL):
+            gen[p] = p
+        nxt_gen = _NL
+    gen[_NL] = nxt_gen
     mv = np.empty(2 * _MAXMV, np.int64)
     tmp = np.zeros(3 * W, np.int64)
-    off = np.zeros(_NL + 2, np.int64)
-    fn = np.zeros(_NL + 1, np.int64)
-    ioff = np.zeros(_NL + 2, np.int64)
-    fb = np.zeros(_NL + 1, np.int64)
-    pk = np.empty(2048 * S, np.int64)  # (only what the steps write is read)
-    for w in range(S):
-        pk[w] = 0
-    pi = np.empty(8192, np.int32)
-    for i in range(16):
-        pi[i] = 0
     idx = np.zeros(1024, np.int32)
-    pk[1] = 1
-    fn[0] = 1
-    fb[0] = 4
-    pi[_slot(0, 4)] = 1
-    off[1] = 1
-    ioff[1] = 16
-    for p in range(_NL):
+    if first_p == 0:
+        if pk.shape[0] < 2048 * S:
+            pk = np.empty(2048 * S, np.int64)  # (only what the steps write is read)
+        for w in range(S):
+            pk[w] = 0
+        for i in range(16):
+            pi[i] = 0
+        pk[1] = 1
+        fn[0] = 1
+        fb[0] = 4
+        pi[_slot(0, 4)] = 1
+        off[0] = 0
+        ioff[0] = 0
+        off[1] = 1
+        ioff[1] = 16
+    for p in range(first_p, _NL):
         if fn[p] == 0:
+            fn[p + 1] = 0
+            fb[p + 1] = 0
             off[p + 2] = off[p + 1]
             ioff[p + 2] = ioff[p + 1]
             continue
         while True:
-            bits, n = _step(cx, p, pk, off[p], fn[p], 0, pk, off[p + 1], idx, mt, mm, mv, tmp)
+            bits, n = _step(cx, p, gen[p] << 32, pk, off[p], fn[p], 0, pk, off[p + 1], idx,
+                            mt, mm, mv, tmp)
             if n >= 0:
                 break
             _clear(idx, min(idx.shape[0], 1 << bits))
@@ -1115,12 +1195,15 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
         off[p + 2] = off[p + 1] + n
         ioff[p + 2] = ioff[p + 1] + size
         if ioff[p + 2] > pi.shape[0]:
-            pi2 = np.zeros(max(2 * pi.shape[0], ioff[p + 2]), np.int32)
+            pi2 = np.zeros(max(2 * pi.shape[0], ioff[p + 2]), np.int64)
             pi2[:ioff[p + 1]] = pi[:ioff[p + 1]]
             pi = pi2
         for i in range(size):
             pi[ioff[p + 1] + i] = idx[i]
         _clear(idx, 1 << bits)
+    keep[0] = cx
+    keep[1] = pk
+    keep[2] = pi
     end_val = 0
     for i in range(fn[_NL]):
         if pk[(off[_NL] + i) * S] == 0:
@@ -1133,11 +1216,20 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
     for t in range(_NT):
         if (play_c[t] or joker_c[t]) and _AT[t] < first:
             first = _AT[t]
+    keep[7] = mt
+    keep[8] = mm
     if not ok or first == _NL:
         return ok, valid, play, joker
     # Backward: per forward key, the values from which the rest reaches an accepted end
     # (through moves into forward keys only; the layer's moves are all in the memo).
-    pb = np.zeros((off[_NL + 1] + 1) * W, np.int64)
+    npb = (off[_NL + 1] + 1) * W
+    pb = keep[10]
+    if pb.shape[0] < npb:
+        pb = np.zeros(max(npb, 2 * pb.shape[0]), np.int64)
+        keep[10] = pb
+    else:
+        for i in range(npb):
+            pb[i] = 0
     for i in range(fn[_NL]):
         if pk[(off[_NL] + i) * S] == 0:
             pb[(off[_NL] + i) * W] = cx[_SC + 4]
@@ -1149,7 +1241,7 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
         o1 = off[p + 1]
         io1 = ioff[p + 1]
         b1 = fb[p + 1]
-        base_code = p << 32
+        base_code = gen[p] << 32
         for i in range(fn[p]):
             key = pk[(off[p] + i) * S]
             rec = _memo_find(mt, base_code | _sub(cx, p, key))
@@ -1171,8 +1263,12 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
                             _preimage(cx, lk, s, mm[o + 2 + q], pb, there, pb, here, tmp, W)
                 o += 2 + npc
     # Candidate checks (``solver._Sweep.possible``), in two scratch pools taking turns.
-    ca = np.empty(1024 * S, np.int64)
-    cb = np.empty(1024 * S, np.int64)
+    ca = keep[11]
+    cb = keep[12]
+    if ca.shape[0] < 1024 * S:
+        ca = np.empty(1024 * S, np.int64)
+    if cb.shape[0] < 1024 * S:
+        cb = np.empty(1024 * S, np.int64)
     for which in range(2):
         for t in range(_NT):
             if which == 0 and not play_c[t]:
@@ -1211,7 +1307,8 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
                     qkind = 1 + which
                     while True:
                         while True:
-                            bits, cn = _step(cx, q, ca, 0, m, qkind, cb, 0, idx, mt, mm, mv, tmp)
+                            bits, cn = _step(cx, q, gen[q] << 32, ca, 0, m, qkind, cb, 0,
+                                             idx, mt, mm, mv, tmp)
                             if cn >= 0:
                                 break
                             _clear(idx, min(idx.shape[0], 1 << bits))
@@ -1274,13 +1371,25 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy):
                     play |= np.int64(1) << t
                 else:
                     joker |= np.int64(1) << t
+    keep[7] = mt
+    keep[8] = mm
+    keep[11] = ca
+    keep[12] = cb
     return ok, valid, play, joker
 
 
 @njit(cache=True)
 def step_options(table, naturals, freeable, hand, pending, added, policy):
     """The meld mask (``solver.step_options``): ``(play, joker, free_hand, free_table,
-    finish)``, the first four bit masks over the 52 natural types."""
+    finish)``, the first four bit masks over the 52 natural types (a sweep from scratch)."""
+    return step_options_kept(table, naturals, freeable, hand, pending, added, policy,
+                             keep_new())
+
+
+@njit(cache=True)
+def step_options_kept(table, naturals, freeable, hand, pending, added, policy, keep):
+    """:func:`step_options`, its sweep starting from the last one's in ``keep``
+    (:func:`keep_new`, updated; see ``_sweep_mask``): the same answers."""
     hj = hand[_JOKER]
     wilds = pending + hj
     both = np.empty(_NT, np.int64)
@@ -1305,7 +1414,7 @@ def step_options(table, naturals, freeable, hand, pending, added, policy):
     joker = np.int64(0)
     if anyc:
         ok, valid, play, joker = _sweep_mask(table, naturals, hand, pending, added, play_c,
-                                             joker_c, policy)
+                                             joker_c, policy, keep)
         known = True
     finish = False
     if pending == 0 and added:

@@ -1323,6 +1323,19 @@ def _bits(m: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: The compiled core's record of its last sweep (``_core.keep_new``), which the next mask's
+#: sweep starts from: a card played from hand leaves the forward layers before its type's and
+#: most layers' moves as they were (``_core._sweep_mask``; the answers are the same).
+_KEEP: Any = None
+
+
+def _kept(core: Any) -> Any:
+    global _KEEP
+    if _KEEP is None:
+        _KEEP = core.keep_new()
+    return _KEEP
+
+
 def _core_fits(q: Query) -> bool:
     """The core places at most ``MAX_WILDS`` jokers (the rules deal at most two)."""
     return q.pending + q.hand[JOKER] + sum(q.freeable) <= 2
@@ -1356,8 +1369,8 @@ def step_options(q: Query) -> StepOptions:
     the action mask of a meld in progress (see :func:`py_step_options`, the reference)."""
     core = _compiled()
     if core and _core_fits(q):
-        play, joker, fh, ft, fin = core.step_options(*_arrays(q), q.pending, q.added,
-                                                     CORE_POLICY)
+        play, joker, fh, ft, fin = core.step_options_kept(*_arrays(q), q.pending, q.added,
+                                                          CORE_POLICY, _kept(core))
         return StepOptions(_bits(play), _bits(joker), _bits(fh), _bits(ft), bool(fin))
     return py_step_options(q)
 
@@ -1370,8 +1383,8 @@ def step_options_counts(counts: bytes, pending: int, added: bool) -> StepOptions
     core = _compiled()
     if core and pending + counts[208] + sum(counts[104:156]) <= 2:
         a = np.frombuffer(counts, np.uint8).astype(np.int64)
-        play, joker, fh, ft, fin = core.step_options(a[:52], a[52:104], a[104:156], a[156:],
-                                                     pending, added, CORE_POLICY)
+        play, joker, fh, ft, fin = core.step_options_kept(
+            a[:52], a[52:104], a[104:156], a[156:], pending, added, CORE_POLICY, _kept(core))
         return StepOptions(_bits(play), _bits(joker), _bits(fh), _bits(ft), bool(fin))
     return step_options(Query(tuple(counts[:52]), tuple(counts[52:104]),
                               tuple(counts[104:156]), tuple(counts[156:]), pending, added))
