@@ -8,8 +8,8 @@ import shutil
 import tempfile
 
 import pytest
-import yaml
 
+yaml = pytest.importorskip("yaml")  # the train extra: training/benchmark.py reads YAML configs
 pytest.importorskip("sb3_contrib")
 
 from training import benchmark  # noqa: E402
