@@ -186,7 +186,7 @@ def test_prior_policy_starts_as_the_bot_and_exports_the_bonus(tmp_path):
     the weight is fixed unless prior_learn, and a learnt one moves under PPO."""
     from sb3_contrib import MaskablePPO
 
-    from rummy_env.bots import make_bot, seat_view
+    from rummy_env.bots import make_bot, play_episode
     from training.prior_policy import PriorMaskablePolicy
     from training.train import train
 
@@ -198,23 +198,27 @@ def test_prior_policy_starts_as_the_bot_and_exports_the_bonus(tmp_path):
     model = MaskablePPO.load(str(tmp_path / "final.zip"), device="cpu")
     assert isinstance(model.policy, PriorMaskablePolicy)
     assert not model.policy.prior_weight.requires_grad
-    env = rummy_env.make("gin_rummy")
     greedy = make_bot("greedy")
-    agreed = decisions = 0
-    for seed in range(4):
-        env.reset(seed=seed)
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last(observe=False)
-            if term or trunc:
-                env.step(None)
-                continue
-            view = seat_view(env, agent)
+    disagreements: list[int] = []
+    decisions: list[int] = []
+
+    class Compare:  # plays greedy's move and records where the policy would not
+        name = "compare"
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, view):
             choice = greedy.act(view)
             if len(view.legal_actions) > 1:
-                decisions += 1
-                agreed += bot.act(view) == choice
-            env.step(choice)
-    assert decisions > 40 and agreed == decisions  # a near-untrained net: argmax = greedy's
+                decisions.append(choice)
+                if bot.act(view) != choice:
+                    disagreements.append(choice)
+            return choice
+
+    for seed in range(4):
+        play_episode(rummy_env.make("gin_rummy"), [Compare(), Compare()], seed=seed)
+    assert len(decisions) > 40 and not disagreements  # a near-untrained net: argmax = greedy's
     with pytest.raises(ValueError, match="prior"):
         from rummy_env.bots.policy import PolicyBot, load_policy
         data = load_policy(tmp_path / "final.npz")
