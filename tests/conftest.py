@@ -99,3 +99,26 @@ def _sb3_logs_in_a_test_folder(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("SB3_LOGDIR", None)
     else:
         os.environ["SB3_LOGDIR"] = old
+
+
+@pytest.fixture
+def ray_sandbox(monkeypatch: pytest.MonkeyPatch):
+    """Ray's files away from $HOME and the shared temp dir (short path: Ray's sockets live
+    there and AF_UNIX paths are limited to ~107 bytes); yields the temp dir for
+    ``ray.init(_temp_dir=...)`` and shuts Ray down afterwards."""
+    import shutil
+    import tempfile
+
+    pytest.importorskip("ray.rllib")
+    home = tempfile.mkdtemp(prefix="rayhome-")
+    temp = tempfile.mkdtemp(prefix="ray-")
+    monkeypatch.setenv("HOME", home)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    yield temp
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.rmtree(temp, ignore_errors=True)

@@ -4,8 +4,6 @@ adapter's snapshots, config and flag errors, and an RLlib cell on a two-node Ray
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 
 import pytest
 
@@ -174,22 +172,7 @@ def test_mean_ci_over_seeds_is_a_t_interval():
 
 
 # ----------------------------------------------------------------- Ray: two nodes
-@pytest.fixture
-def ray_sandbox(monkeypatch):
-    """Ray's files away from $HOME and the shared temp dir (short path for Ray's sockets)."""
-    pytest.importorskip("ray.rllib")
-    home = tempfile.mkdtemp(prefix="rayhome-")
-    temp = tempfile.mkdtemp(prefix="ray-")
-    monkeypatch.setenv("HOME", home)
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
-    yield temp
-    import ray
-
-    if ray.is_initialized():
-        ray.shutdown()
-    shutil.rmtree(home, ignore_errors=True)
-    shutil.rmtree(temp, ignore_errors=True)
+# ray_sandbox: tests/conftest.py
 
 
 @pytest.mark.slow

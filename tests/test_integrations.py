@@ -10,9 +10,7 @@ import importlib.util
 import json
 import pathlib
 import runpy
-import shutil
 import sys
-import tempfile
 
 import numpy as np
 import pytest
@@ -115,23 +113,7 @@ def test_rllib_train_config_file_then_flags_then_set(tmp_path):
 
 
 # ----------------------------------------------------------------- RLlib with Ray
-@pytest.fixture
-def ray_sandbox(monkeypatch):
-    """Ray's files away from $HOME and the shared temp dir (short path: Ray's sockets live
-    there and AF_UNIX paths are limited to ~107 bytes)."""
-    pytest.importorskip("ray.rllib")
-    home = tempfile.mkdtemp(prefix="rayhome-")
-    temp = tempfile.mkdtemp(prefix="ray-")
-    monkeypatch.setenv("HOME", home)
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
-    yield temp
-    import ray
-
-    if ray.is_initialized():
-        ray.shutdown()
-    shutil.rmtree(home, ignore_errors=True)
-    shutil.rmtree(temp, ignore_errors=True)
+# ray_sandbox: tests/conftest.py
 
 
 def _aec_returns(variant: str, seed: int, **options) -> tuple[dict, list[int]]:
