@@ -35,6 +35,10 @@ value, times the env's ``reward_scale``: the reward the hand would cost now) and
 final position (terminated or truncated) is 0. ``info["true_reward"]`` is always the unshaped
 reward.
 
+With ``prior="greedy"`` the observation ends with one more entry: the action the greedy bot would
+play from the learner's view (-1 with no legal action), for the residual policy of
+``training.prior_policy``; the bot reads the view only, so the entry leaks nothing either.
+
 :func:`feature_layout` gives the named pieces (an :class:`~rummy_env.obs.ObsLayout`);
 :func:`feature_size` the length; :func:`feature_table` the table below (generated: run
 ``python -m rummy_env.wrappers.features`` after a change, a test checks it is not stale). All
