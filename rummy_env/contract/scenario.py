@@ -55,9 +55,12 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.cards import JOKER, NUM_TYPES, card_str, counts_to_list
+from rummy_env.cards import JOKER, NUM_TYPES, card_str
 from rummy_env.contract.melds import TableMeld, req_for_shape, shape_of
 from rummy_env.contract.state import CALL, CLAIM, DRAW, PHASES, PLAY, ContractGame, ContractState
+# The writer lives with the state, so that the state never imports this module (the reader);
+# re-exported under its old name.
+from rummy_env.contract.state import state_to_dict as state_to_dict
 from rummy_env.errors import ScenarioError
 from rummy_env.scenario_schema import (
     CARD, CARDS, Bool, Dict, Int, List, Null, Num, Schema, Seat, Str, Tuple,
@@ -96,73 +99,6 @@ SCHEMA = Schema("contract", {
     "went_out": Seat(none=True),
     "last_deal_delta": List(Int(), per_seat=True),
 })
-
-
-def _shape_text(sh: Any) -> Any:
-    return list(sh)
-
-
-def state_to_dict(st: ContractState) -> dict[str, Any]:
-    """The full position as plain data, with ``zones`` (every card exactly once)."""
-    n = st.n
-    table = []
-    for m in st.table:
-        table.append({
-            "owner": m.owner,
-            "kind": m.kind,
-            "cards": [card_str(c) for c in m.cards],
-            "wilds": [card_str(s) for c, s in zip(m.cards, m.stands) if st.rules.is_wild(c)],
-        })
-    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
-    d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": n,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
-        "discard": [card_str(t) for t in st.discard],
-        "discarders": list(st.discarder),
-        "table": table,
-        "melded": [s for s in range(n) if st.melded[s]],
-        "scores": list(st.scores),
-        "claims_used": list(st.claims_used),
-        "kitty": st.kitty,
-        "pennies": list(st.pennies),
-        "known": [[card_str(t) for t in counts_to_list(k)] for k in st.known],
-        "deal_delta": list(st.deal_delta),
-        "deals_played": st.deals_played,
-        "turn": {
-            "number": st.turn_number,
-            "melded_turn": list(st.melded_turn),
-            "contract_left": [list(r) for r in st.contract_left] if st.contract_left is not None
-            else None,
-            "contract_laid": [_shape_text(s) for s in st.contract_laid],
-            "jokers_owed": st.jokers_owed,
-            "obligation": card_str(st.obligation) if st.obligation >= 0 else None,
-            "forbidden": card_str(st.forbidden) if st.forbidden >= 0 else None,
-            "claim_queue": list(st.claim_queue),
-            "last_claimer": st.last_claimer,
-            "announced": st.announced,
-            "went_out": st.went_out,
-            "last_deal_delta": list(st.last_deal_delta),
-        },
-    }
-    zones: dict[str, list[str]] = {}
-    for s in range(n):
-        zones[f"hand:{s}"] = hands[s]
-    zones["stock"] = d["stock"]
-    zones["discard"] = d["discard"]
-    for i, m in enumerate(table):
-        zones[f"meld:{i}"] = m["cards"]
-    d["zones"] = zones
-    return d
-
-
-
-
 
 
 def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Generator,

@@ -51,10 +51,13 @@ import numpy as np
 
 from rummy_env.cards import card_str
 from rummy_env.errors import ScenarioError
-from rummy_env.gin.melds import RANK_BITS, card_list, deadwood, value
+from rummy_env.gin.melds import RANK_BITS, deadwood, value
 from rummy_env.gin.state import (
     DEFEND, DRAW, FIRST_UPCARD, HAND_SIZE, KNOCK, PHASES, PLAY, RESULTS, GinGame, GinState,
 )
+# The writer lives with the state, so that the state never imports this module (the reader);
+# re-exported under its old name.
+from rummy_env.gin.state import state_to_dict as state_to_dict
 from rummy_env.scenario_schema import CARD, CARDS, Bool, Dict, Int, List, Null, Schema, Seat, Str
 from rummy_env.scenario_util import (
     card_at, cards_at, int_list, is_int, per_seat_cards, scenario_start, seat_at, verify_built,
@@ -95,56 +98,6 @@ def is_meld(cards: int) -> bool:
         return True
     # a run: n consecutive bits within one suit
     return cards == ((1 << n) - 1) << t and t % 13 + n <= 13
-
-
-def state_to_dict(st: GinState) -> dict[str, Any]:
-    """The full position as plain data, with ``zones`` (every card exactly once)."""
-    def cs(mask: int) -> list[str]:
-        return [card_str(t) for t in card_list(mask)]
-
-    hands = [cs(h) for h in st.hands]
-    table = []
-    for s in (0, 1):
-        laid = st.slots if s == st.knocker else st.melds[s]
-        table.extend({"owner": s, "cards": cs(m)} for m in laid)
-    if st.knocker == 1:  # the knocker's melds come first (lay-off targets 0, 1, 2)
-        table = [t for t in table if t["owner"] == 1] + [t for t in table if t["owner"] == 0]
-    d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": 2,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
-        "discard": [card_str(t) for t in st.discard],
-        "upcard": card_str(st.upcard) if st.upcard >= 0 else None,
-        "knock_limit": st.knock_limit,
-        "upcard_refused": st.upcard_refused,
-        "known": [cs(k) for k in st.known],
-        "taken": card_str(st.taken) if st.taken >= 0 else None,
-        "knocker": st.knocker,
-        "gin": st.gin,
-        "table": table,
-        "laid_off": cs(st.laid_off),
-        "scores": list(st.scores),
-        "points": list(st.points),
-        "deal_delta": list(st.deal_delta),
-        "deals_played": st.deals_played,
-        "turn": {
-            "number": st.turn_number,
-            "winner": st.winner,
-            "result": st.result,
-            "last_deal_delta": list(st.last_deal_delta),
-            "deadwood": list(st.deadwood),
-        },
-    }
-    d["zones"] = {
-        "hand:0": hands[0], "hand:1": hands[1], "stock": d["stock"], "discard": d["discard"],
-        "table": [c for m in table for c in m["cards"]],
-    }
-    return d
 
 
 def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,

@@ -516,8 +516,6 @@ class GinState:
         return tot
 
     def to_dict(self) -> dict[str, Any]:
-        from rummy_env.gin.scenario import state_to_dict
-
         return state_to_dict(self)
 
 
@@ -560,8 +558,60 @@ def action_text(a: Action) -> str:
     raise ValueError(f"unknown action {a!r}")
 
 
+def state_to_dict(st: GinState) -> dict[str, Any]:
+    """The full position as plain data, with ``zones`` (every card exactly once); what
+    ``to_dict()`` returns and :func:`rummy_env.gin.scenario.state_from_dict` reads back."""
+    def cs(mask: int) -> list[str]:
+        return [card_str(t) for t in card_list(mask)]
+
+    hands = [cs(h) for h in st.hands]
+    table = []
+    for s in (0, 1):
+        laid = st.slots if s == st.knocker else st.melds[s]
+        table.extend({"owner": s, "cards": cs(m)} for m in laid)
+    if st.knocker == 1:  # the knocker's melds come first (lay-off targets 0, 1, 2)
+        table = [t for t in table if t["owner"] == 1] + [t for t in table if t["owner"] == 0]
+    d: dict[str, Any] = {
+        "variant": st.rules.name,
+        "num_players": 2,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+        "discard": [card_str(t) for t in st.discard],
+        "upcard": card_str(st.upcard) if st.upcard >= 0 else None,
+        "knock_limit": st.knock_limit,
+        "upcard_refused": st.upcard_refused,
+        "known": [cs(k) for k in st.known],
+        "taken": card_str(st.taken) if st.taken >= 0 else None,
+        "knocker": st.knocker,
+        "gin": st.gin,
+        "table": table,
+        "laid_off": cs(st.laid_off),
+        "scores": list(st.scores),
+        "points": list(st.points),
+        "deal_delta": list(st.deal_delta),
+        "deals_played": st.deals_played,
+        "turn": {
+            "number": st.turn_number,
+            "winner": st.winner,
+            "result": st.result,
+            "last_deal_delta": list(st.last_deal_delta),
+            "deadwood": list(st.deadwood),
+        },
+    }
+    d["zones"] = {
+        "hand:0": hands[0], "hand:1": hands[1], "stock": d["stock"], "discard": d["discard"],
+        "table": [c for m in table for c in m["cards"]],
+    }
+    return d
+
+
 __all__ = [
     "Action", "GinGame", "GinState", "action_text", "PHASES", "RESULTS", "HAND_SIZE",
     "MAX_SLOTS", "FIRST_UPCARD", "DRAW", "PLAY", "KNOCK", "DEFEND", "DEAL_OVER", "GAME_OVER",
     "CARD_VALUE",
+    "state_to_dict",
 ]

@@ -49,9 +49,12 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.cards import NUM_TYPES, card_str, counts_to_list
+from rummy_env.cards import NUM_TYPES, card_str
 from rummy_env.errors import ScenarioError
 from rummy_env.indian.state import DRAW, PHASES, PLAY, RESULTS, IndianGame, IndianState
+# The writer lives with the state, so that the state never imports this module (the reader);
+# re-exported under its old name.
+from rummy_env.indian.state import state_to_dict as state_to_dict
 from rummy_env.scenario_schema import CARD, CARDS, Int, List, Null, Num, Schema, Seat, Str
 from rummy_env.scenario_util import (
     card_at, cards_at, int_list, is_int, per_seat_cards, scenario_start, seat_at, unplaced_cards,
@@ -99,49 +102,6 @@ def _num_list(v: Any, n: int, name: str) -> list[float]:
     ):
         raise ScenarioError(f"scenario {name} must be a list of {n} numbers, got {v!r}")
     return [float(x) for x in v]
-
-
-def state_to_dict(st: IndianState) -> dict[str, Any]:
-    """The full position as plain data, with ``zones`` (every card exactly once)."""
-    n = st.n
-    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
-    d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": n,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
-        "discard": [card_str(t) for t in st.discard],
-        "discarders": list(st.discarder),
-        "indicator": card_str(st.indicator),
-        "out_of_play": [card_str(t) for t in st.out_of_play],
-        "packed": [s for s in range(n) if st.packed[s]],
-        "owed": list(st.owed),
-        "turns_taken": list(st.turns_taken),
-        "known": [[card_str(t) for t in counts_to_list(k)] for k in st.known],
-        "scores": list(st.scores),
-        "deal_delta": list(st.deal_delta),
-        "deals_played": st.deals_played,
-        "turn": {
-            "number": st.turn_number,
-            "taken": card_str(st.taken) if st.taken >= 0 else None,
-            "winner": st.winner,
-            "result": st.result,
-            "last_deal_delta": list(st.last_deal_delta),
-        },
-    }
-    zones: dict[str, list[str]] = {}
-    for s in range(n):
-        zones[f"hand:{s}"] = hands[s]
-    zones["stock"] = d["stock"]
-    zones["discard"] = d["discard"]
-    zones["indicator"] = [d["indicator"]]
-    zones["out_of_play"] = d["out_of_play"]
-    d["zones"] = zones
-    return d
 
 
 def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generator,

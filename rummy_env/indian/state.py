@@ -716,8 +716,6 @@ class IndianState:
         return tot
 
     def to_dict(self) -> dict[str, Any]:
-        from rummy_env.indian.scenario import state_to_dict
-
         return state_to_dict(self)
 
 
@@ -746,7 +744,52 @@ def action_text(a: Action) -> str:
     raise ValueError(f"unknown action {a!r}")
 
 
+def state_to_dict(st: IndianState) -> dict[str, Any]:
+    """The full position as plain data, with ``zones`` (every card exactly once); what
+    ``to_dict()`` returns and :func:`rummy_env.indian.scenario.state_from_dict` reads back."""
+    n = st.n
+    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
+    d: dict[str, Any] = {
+        "variant": st.rules.name,
+        "num_players": n,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+        "discard": [card_str(t) for t in st.discard],
+        "discarders": list(st.discarder),
+        "indicator": card_str(st.indicator),
+        "out_of_play": [card_str(t) for t in st.out_of_play],
+        "packed": [s for s in range(n) if st.packed[s]],
+        "owed": list(st.owed),
+        "turns_taken": list(st.turns_taken),
+        "known": [[card_str(t) for t in counts_to_list(k)] for k in st.known],
+        "scores": list(st.scores),
+        "deal_delta": list(st.deal_delta),
+        "deals_played": st.deals_played,
+        "turn": {
+            "number": st.turn_number,
+            "taken": card_str(st.taken) if st.taken >= 0 else None,
+            "winner": st.winner,
+            "result": st.result,
+            "last_deal_delta": list(st.last_deal_delta),
+        },
+    }
+    zones: dict[str, list[str]] = {}
+    for s in range(n):
+        zones[f"hand:{s}"] = hands[s]
+    zones["stock"] = d["stock"]
+    zones["discard"] = d["discard"]
+    zones["indicator"] = [d["indicator"]]
+    zones["out_of_play"] = d["out_of_play"]
+    d["zones"] = zones
+    return d
+
+
 __all__ = [
     "Action", "IndianGame", "IndianState", "action_text", "could_declare", "PHASES", "RESULTS",
     "DRAW", "PLAY", "DEAL_OVER", "GAME_OVER",
+    "state_to_dict",
 ]

@@ -44,12 +44,15 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.cards import JOKER, NUM_NATURAL, NUM_TYPES, card_str, counts_to_list
+from rummy_env.cards import JOKER, NUM_NATURAL, NUM_TYPES, card_str
 from rummy_env.errors import ScenarioError
 from rummy_env.manipulation import solver
 from rummy_env.manipulation.state import (
     DEAL_OVER, GAME_OVER, KNOCK, MELD, PHASES, RESULTS, ManipulationGame, ManipulationState,
 )
+# The writer lives with the state, so that the state never imports this module (the reader);
+# re-exported under its old name.
+from rummy_env.manipulation.state import state_to_dict as state_to_dict
 from rummy_env.scenario_schema import CARDS, Bool, Int, List, Null, Schema, Seat, Str
 from rummy_env.scenario_util import (
     card_at, cards_at, int_list, is_int, scenario_start, seat_at, unplaced_cards, verify_built,
@@ -93,61 +96,6 @@ def _table_card(text: Any, where: str) -> tuple[int, bool]:
         raise ScenarioError(f"scenario {where}: a joker on the table must say what it stands "
                             "for, e.g. 'JK=7H' (MR-5)")
     return t, False
-
-
-def state_to_dict(st: ManipulationState) -> dict[str, Any]:
-    """The full position as plain data, with ``zones`` (every card exactly once)."""
-    n = st.n
-    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
-    eff = st.table_counts()
-    jok = list(st.table_jok)
-
-    def show(t: int) -> str:
-        if jok[t]:
-            jok[t] -= 1
-            return f"JK={card_str(t)}"
-        return card_str(t)
-
-    melds = solver.arrange(eff) if sum(eff) else []
-    if melds is None:  # mid-meld: the unfinished table as one list
-        table = [[show(t) for t in counts_to_list(eff)]]
-    else:
-        table = [[show(t) for t in ts] for _, ts in melds]
-    d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": n,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
-        "table": table,
-        "points": list(st.points),
-        "deals_won": list(st.deals_won),
-        "deals_played": st.deals_played,
-        "turn": {
-            "number": st.turn_number,
-            "draws": st.draws,
-            "melding": st.melding,
-            "added": st.added,
-            "pending": st.pending,
-            "locked": [card_str(t) for t in counts_to_list(st.locked + [0])],
-            "final_round": st.final_round,
-            "final_left": st.final_left,
-            "knocker": st.knocker,
-            "winners": list(st.winners),
-            "result": st.result,
-            "last_deal_points": list(st.last_deal_points),
-        },
-    }
-    table_zone = [card_str(t) for t in counts_to_list(st.table_nat + [0])]
-    table_zone += ["JK"] * (sum(st.table_jok) + st.pending)
-    zones: dict[str, list[str]] = {f"hand:{s}": hands[s] for s in range(n)}
-    zones["stock"] = d["stock"]
-    zones["table"] = table_zone
-    d["zones"] = zones
-    return d
 
 
 def state_from_dict(game: ManipulationGame, d: dict[str, Any], rng: np.random.Generator,

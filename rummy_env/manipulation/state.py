@@ -497,8 +497,6 @@ class ManipulationState:
         return tot
 
     def to_dict(self) -> dict[str, Any]:
-        from rummy_env.manipulation.scenario import state_to_dict
-
         return state_to_dict(self)
 
 
@@ -532,5 +530,62 @@ def action_text(a: Action) -> str:
     raise ValueError(f"unknown action {a!r}")
 
 
+def state_to_dict(st: ManipulationState) -> dict[str, Any]:
+    """The full position as plain data, with ``zones`` (every card exactly once); what
+    ``to_dict()`` returns and :func:`rummy_env.manipulation.scenario.state_from_dict` reads back."""
+    n = st.n
+    hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
+    eff = st.table_counts()
+    jok = list(st.table_jok)
+
+    def show(t: int) -> str:
+        if jok[t]:
+            jok[t] -= 1
+            return f"JK={card_str(t)}"
+        return card_str(t)
+
+    melds = solver.arrange(eff) if sum(eff) else []
+    if melds is None:  # mid-meld: the unfinished table as one list
+        table = [[show(t) for t in counts_to_list(eff)]]
+    else:
+        table = [[show(t) for t in ts] for _, ts in melds]
+    d: dict[str, Any] = {
+        "variant": st.rules.name,
+        "num_players": n,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+        "table": table,
+        "points": list(st.points),
+        "deals_won": list(st.deals_won),
+        "deals_played": st.deals_played,
+        "turn": {
+            "number": st.turn_number,
+            "draws": st.draws,
+            "melding": st.melding,
+            "added": st.added,
+            "pending": st.pending,
+            "locked": [card_str(t) for t in counts_to_list(st.locked + [0])],
+            "final_round": st.final_round,
+            "final_left": st.final_left,
+            "knocker": st.knocker,
+            "winners": list(st.winners),
+            "result": st.result,
+            "last_deal_points": list(st.last_deal_points),
+        },
+    }
+    table_zone = [card_str(t) for t in counts_to_list(st.table_nat + [0])]
+    table_zone += ["JK"] * (sum(st.table_jok) + st.pending)
+    zones: dict[str, list[str]] = {f"hand:{s}": hands[s] for s in range(n)}
+    zones["stock"] = d["stock"]
+    zones["table"] = table_zone
+    d["zones"] = zones
+    return d
+
+
 __all__ = ["Action", "ManipulationGame", "ManipulationState", "action_text", "card_value",
-           "PHASES", "RESULTS", "MELD", "KNOCK", "DEAL_OVER", "GAME_OVER"]
+           "PHASES", "RESULTS", "MELD", "KNOCK", "DEAL_OVER", "GAME_OVER",
+           "state_to_dict"]
