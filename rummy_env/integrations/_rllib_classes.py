@@ -11,7 +11,7 @@ import gymnasium as gym
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-from rummy_env.integrations.rllib import rllib_observation_space, to_rllib_observation
+from rummy_env.integrations._rllib_spaces import rllib_observation_space, to_rllib_observation
 
 #: Metric keys :class:`IllegalActionCallback` logs (under ``env_runners`` in a result).
 ILLEGAL_METRIC = "illegal_actions"

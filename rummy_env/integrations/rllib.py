@@ -51,9 +51,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
 import rummy_env
+
+# The observation conversions live in a Ray-free module that both this module and the Ray
+# classes import, so neither imports the other back; re-exported here, their public home.
+from rummy_env.integrations._rllib_spaces import rllib_observation_space, to_rllib_observation
 
 #: The name :func:`env_creator` is registered under by ``training.rllib_train``.
 ENV_NAME = "rummy_env"
@@ -71,26 +74,6 @@ def require_ray() -> None:
         importlib.import_module("ray.rllib")
     except ImportError as e:
         raise ImportError(f"{_INSTALL_HINT} ({e})") from e
-
-
-def rllib_observation_space(space: spaces.Dict) -> spaces.Dict:
-    """The RLlib form of an AEC observation space ``Dict{"observation", "action_mask"}``."""
-    if not isinstance(space, spaces.Dict) or set(space.spaces) != {"observation", "action_mask"}:
-        raise ValueError(f"expected Dict{{'observation', 'action_mask'}}, got {space!r}")
-    obs, mask = space["observation"], space["action_mask"]
-    return spaces.Dict({
-        "observations": spaces.Box(obs.low.reshape(-1).astype(np.float32),
-                                   obs.high.reshape(-1).astype(np.float32),
-                                   (int(np.prod(obs.shape)),), np.float32),
-        "action_mask": spaces.Box(0.0, 1.0, mask.shape, np.float32),
-    })
-
-
-def to_rllib_observation(obs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """An AEC observation in RLlib's form: ``{"observations": float32 (flat),
-    "action_mask": float32}``."""
-    return {"observations": np.asarray(obs["observation"], dtype=np.float32).reshape(-1),
-            "action_mask": np.asarray(obs["action_mask"], dtype=np.float32)}
 
 
 def env_creator(env_config: Mapping[str, Any]) -> Any:
