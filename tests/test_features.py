@@ -27,7 +27,7 @@ from checkers import SEEN, hidden_redeal  # noqa: E402
 PLAYERS = {v: 2 if rummy_env.make(v).family in ("gin", "manipulation") else 4
            for v in rummy_env.VARIANTS}
 #: Families implemented (each has its layout, its features and its potential).
-FAMILIES = tuple(F._FAMILIES)
+FAMILIES = tuple(F._LAYOUTS)
 VARIANTS = [v for v in rummy_env.VARIANTS if rummy_env.make(v).family in FAMILIES]
 #: One variant per family for the heavier checks.
 ONE_PER_FAMILY = {"gin": "gin_rummy", "indian": "indian_rummy", "contract": "contract_rummy",

@@ -36,7 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from rummy_env.bots.base import SeatView, only_kinds
+from rummy_env.bots.base import Bot, RandomBot, SeatView, only_kinds
+from rummy_env.bots.family import GreedyBot
+from rummy_env.bots.search import SearchBot
 
 FORMAT = "rummy_env.policy/1"
 _ACTIVATIONS = ("tanh", "relu")
@@ -75,8 +77,6 @@ class PolicyBot:
         self.delegate: Any = None
         spec = self.meta.get("delegate")
         if spec:
-            from rummy_env.bots import make_bot  # lazily: rummy_env.bots imports this module
-
             if not isinstance(spec, dict) or set(spec) != {"bot", "kinds"}:
                 raise ValueError(f"policy {self.path}: delegate must be {{'bot': name, "
                                  f"'kinds': [...]}}, got {spec!r}")
@@ -86,8 +86,6 @@ class PolicyBot:
         self.prior_weight = 0.0
         prior = self.meta.get("prior")
         if prior:
-            from rummy_env.bots import make_bot  # lazily, as above
-
             if (not isinstance(prior, dict) or set(prior) != {"bot", "weight"}
                     or not isinstance(prior["weight"], (int, float))):
                 raise ValueError(f"policy {self.path}: prior must be {{'bot': name, 'weight': "
@@ -108,7 +106,7 @@ class PolicyBot:
         with them."""
         if not self.features:
             return np.asarray(view.observation, dtype=np.float32)
-        from rummy_env.wrappers.features import solver_features  # lazily: gymnasium
+        from rummy_env.bots.view_features import solver_features
 
         return np.concatenate([np.asarray(view.observation, dtype=np.float32),
                                solver_features(view)])
@@ -163,7 +161,7 @@ class PolicyBot:
                              f"{self.meta.get('num_players')} players)")
         z = self.legal_logits(x, legal)
         if self.prior_bot is not None:
-            from rummy_env.wrappers.features import prior_choice  # lazily: gymnasium
+            from rummy_env.bots.view_features import prior_choice
 
             z[np.asarray(legal) == prior_choice(self.prior_bot, view)] += self.prior_weight
         if self.deterministic:
@@ -259,5 +257,27 @@ def load_policy(path: str | pathlib.Path) -> dict[str, Any]:
     return {"meta": meta, "layers": layers}
 
 
+#: Bot names accepted by :func:`make_bot`, and their classes.
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by name (``"random"`` or ``"greedy"``) or by the path of a trained policy
+    (``"checkpoints/gin_rummy.npz"``, or an sb3-contrib ``.zip``: a
+    :class:`~rummy_env.bots.policy.PolicyBot`), seeded; ValueError naming the allowed names
+    otherwise."""
+    cls = BOTS.get(name) if isinstance(name, str) else None
+    if cls is not None:
+        return cls(seed)
+    if isinstance(name, str) and name.endswith((".npz", ".zip")):
+        import os
+
+        if os.path.isfile(name):
+            return PolicyBot(name, seed=seed)
+        raise ValueError(f"bot {name!r} looks like a policy file, but there is no such file")
+    raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(BOTS)}, or the path of a "
+                     "policy file (.npz, .zip)")
+
+
 __all__ = ["FLOAT16_ABOVE", "FORMAT", "PolicyBot", "export_policy", "load_policy", "policy_arrays",
-           "save_policy"]
+           "save_policy", "BOTS", "make_bot"]

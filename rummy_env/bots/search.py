@@ -117,7 +117,7 @@ class BotRollout:
                        for name, p in self.encoder.layout.pieces.items()}
         self.family = family
         if bot is None:
-            from rummy_env.bots import GREEDY_BY_FAMILY
+            from rummy_env.bots.family import GREEDY_BY_FAMILY
 
             bot = GREEDY_BY_FAMILY[family](0)
         self.bot = bot
