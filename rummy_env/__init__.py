@@ -8,11 +8,22 @@
 versioned module (``from rummy_env import contract_rummy_v1``) and registered with PettingZoo
 (``pettingzoo.make("aec", "rummy_env/contract_rummy-v1")``) where PettingZoo has a registry
 (1.27 on; on 1.25 and 1.26 use ``rummy_env.make``).
+
+Importing the package loads no RL library, so the engine modules (``rummy_env.cards``,
+``rummy_env.<family>.state``, ...) stay free of them (docs/design.md, "Layers"): the
+environments are imported on first use (``make``, ``rummy_env.<variant>_v1``), and the
+PettingZoo registration happens as soon as PettingZoo itself is imported, before or after this
+package.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -60,6 +71,12 @@ def __getattr__(attr: str) -> ModuleType:
     raise AttributeError(f"module 'rummy_env' has no attribute {attr!r}")
 
 
+def __dir__() -> list[str]:
+    # The versioned modules are attributes too (through __getattr__), so tab completion and
+    # dir() list them although they are not imported yet.
+    return sorted({*globals(), *_MODULES.values()})
+
+
 def _register() -> None:
     # PettingZoo's registry (``pettingzoo.register`` / ``pettingzoo.make``) first shipped in 1.27;
     # on 1.25 and 1.26, which pyproject allows (AgileRL pins ``pettingzoo<1.27``), the package
@@ -77,7 +94,36 @@ def _register() -> None:
             pettingzoo.register("aec", env_id, entry_point=f"rummy_env.envs.{mod}:env")
 
 
-_register()
+class _RegisterWithPettingZoo(importlib.abc.MetaPathFinder):
+    """Runs :func:`_register` right after PettingZoo is imported, so that
+    ``pettingzoo.make("aec", "rummy_env/...")`` works after ``import rummy_env`` without this
+    package importing PettingZoo itself (an engine import must load no RL library, and every
+    ``import rummy_env.x`` runs this file). PettingZoo has no plugin entry point for its
+    registry, hence the import hook; it removes itself once it has fired."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname != "pettingzoo":
+            return None
+        sys.meta_path.remove(self)  # the normal finders locate it; this hook only wraps it
+        spec = importlib.util.find_spec(fullname)
+        loader = spec.loader if spec is not None else None
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            run(module)
+            _register()
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+if "pettingzoo" in sys.modules:
+    _register()
+elif not any(type(f).__name__ == "_RegisterWithPettingZoo" for f in sys.meta_path):  # reloads
+    sys.meta_path.insert(0, _RegisterWithPettingZoo())
 
 __all__ = [
     "VARIANTS", "make", "CardParseError", "IllegalActionError", "RuleConfigError",
