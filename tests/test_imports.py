@@ -160,7 +160,7 @@ def test_no_import_cycles() -> None:
 #: The engine modules (docs/design.md, layers 1 and 2, and the bots, which see a seat's view):
 #: importing any one of them must load no RL library.
 ENGINE_MODULES = (
-    "rummy_env", "rummy_env.cards", "rummy_env.rules_base", "rummy_env.codec",
+    "rummy_env", "rummy_env.cards", "rummy_env.core", "rummy_env.rules_base", "rummy_env.codec",
     "rummy_env.obs", "rummy_env.errors", "rummy_env.scenario_schema", "rummy_env.scenario_util",
     *(f"rummy_env.{f}.{m}" for f in FAMILIES
       for m in ("rules", "state", "scenario", "codec",

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from rummy_env.errors import RuleConfigError
-from rummy_env.rules_base import RulesBase
+from rummy_env.rules_base import DeckRules
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ SP_CONTRACTS = tuple(_c(len(c.sets), len(c.runs), 3, 3) for c in CR_CONTRACTS)
 
 
 @dataclass(frozen=True)
-class ContractRules(RulesBase):
+class ContractRules(DeckRules):
     """Every rule of a contract-family game that the engine reads.
 
     Field (type, meaning, RULES id):
@@ -198,31 +197,18 @@ class ContractRules(RulesBase):
         return t == 52 or (t < 52 and t % 13 + 1 in self.wild_ranks)
 
     def deck_for(self, num_players: int) -> tuple[int, int]:
-        """``(packs, jokers)`` for a player count (CR-1, SP-1, MI-1)."""
-        for n, packs, jok in self.decks:
-            if n == num_players:
-                return packs, (jok if self.jokers else 0)
-        raise RuleConfigError(
-            f"num_players={num_players!r} is not supported by {self.name}: "
-            f"allowed {self.min_players}..{self.max_players}"
-        )
+        """``(packs, jokers)`` for a player count (CR-1, SP-1, MI-1); no jokers when
+        ``jokers`` is False."""
+        packs, jok = super().deck_for(num_players)
+        return packs, (jok if self.jokers else 0)
 
     # ----------------------------------------------------------------- validation
     def _validate(self) -> None:
-        def bad(field_name: str, allowed: str) -> RuleConfigError:
-            return RuleConfigError(
-                f"rule {field_name}={getattr(self, field_name)!r} is invalid; allowed: {allowed}"
-            )
-
+        bad = self._bad
         if not (isinstance(self.min_players, int) and 2 <= self.min_players <= self.max_players):
             raise bad("min_players", "an int >= 2 and <= max_players")
-        counts = [d[0] for d in self.decks]
-        if counts != list(range(self.min_players, self.max_players + 1)) or any(
-            len(d) != 3 or d[1] < 1 or d[2] < 0 for d in self.decks
-        ):
-            raise bad("decks", "one (players, packs>=1, jokers>=0) per supported player count")
-        if not isinstance(self.jokers, bool):
-            raise bad("jokers", "True or False")
+        self._require_decks()
+        self._require_bools("jokers")
         if len(self.hand_sizes) != len(self.contracts) or not self.contracts:
             raise bad("hand_sizes", f"one positive int per deal ({len(self.contracts)} deals)")
         if any(not isinstance(h, int) or h < 1 for h in self.hand_sizes):
@@ -244,13 +230,11 @@ class ContractRules(RulesBase):
                 raise bad("whole_hand_deals", "deals whose contract is runs only (CR-13)")
         if self.set_max is not None and (not isinstance(self.set_max, int) or self.set_max < 3):
             raise bad("set_max", "None or an int >= 3")
-        for name in ("exact_contract_sizes", "aces_low", "set_distinct_suits",
-                     "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
-                     "dig", "no_discard_taken", "sets_distinct_ranks", "shanghai",
-                     "go_out_by_discard", "buy_before_draw", "meld_needs_natural",
-                     "whole_hand_layoffs"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, "True or False")
+        self._require_bools("exact_contract_sizes", "aces_low", "set_distinct_suits",
+                            "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
+                            "dig", "no_discard_taken", "sets_distinct_ranks", "shanghai",
+                            "go_out_by_discard", "buy_before_draw", "meld_needs_natural",
+                            "whole_hand_layoffs")
         nd = len(self.contracts)
         pen = self.claim_penalty
         if not (isinstance(pen, int) and 0 <= pen <= 5) and not (

@@ -48,14 +48,14 @@ Decisions where RULES leaves room (each also in the variant docstrings):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import numpy as np
 
 from rummy_env.cards import (
-    JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_counts, deck_list, rank_of, suit_of,
+    JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list, rank_of, suit_of,
 )
 from rummy_env.contract.melds import (
     ContractContext, Shape, TableMeld, allocate, apply_layoff, combo_fills, contract_options,
@@ -64,6 +64,7 @@ from rummy_env.contract.melds import (
     shape_cards,
 )
 from rummy_env.contract.rules import ContractRules
+from rummy_env.core import GameBase
 from rummy_env.errors import IllegalActionError
 from rummy_env.rules_base import places
 
@@ -83,18 +84,15 @@ PHASES = (DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER, CALL)
 
 
 @dataclass(frozen=True)
-class ContractGame:
-    """Immutable: rules, player count and the sizes derived from them."""
+class ContractGame(GameBase):
+    """Immutable: rules, player count and the sizes derived from them (not constructor
+    arguments: :class:`~rummy_env.core.GameBase`)."""
 
     rules: ContractRules
-    num_players: int
 
     def __post_init__(self) -> None:
-        packs, jokers = self.rules.deck_for(self.num_players)
-        object.__setattr__(self, "packs", packs)
-        object.__setattr__(self, "num_jokers", jokers)
-        object.__setattr__(self, "deck", tuple(deck_counts(packs, jokers)))
-        object.__setattr__(self, "total_cards", 52 * packs + jokers)
+        super().__post_init__()  # packs, num_jokers, deck, total_cards
+        packs, jokers = self.packs, self.num_jokers
         most = max(c.num_melds for c in self.rules.contracts)
         object.__setattr__(self, "max_melds", self.num_players * most)
         if self.rules.exact_contract_sizes:
@@ -116,16 +114,13 @@ class ContractGame:
                             layoffs=d in r.whole_hand_deals and r.final_layoffs)
             for d, c in enumerate(r.contracts, start=1)))
 
-    packs: int = 0
-    num_jokers: int = 0
-    deck: tuple[int, ...] = ()
-    total_cards: int = 0
-    max_melds: int = 0
-    max_set: int = 0
-    shapes: tuple[Shape, ...] = ()
-    max_dig: int = 1
-    phases: tuple[str, ...] = ()
-    contexts: tuple[ContractContext, ...] = ()  # what the contract search needs, per deal
+    max_melds: int = field(init=False, default=0)
+    max_set: int = field(init=False, default=0)
+    shapes: tuple[Shape, ...] = field(init=False, default=())
+    max_dig: int = field(init=False, default=1)
+    phases: tuple[str, ...] = field(init=False, default=())
+    #: what the contract search needs, per deal
+    contexts: tuple[ContractContext, ...] = field(init=False, default=())
 
     def new_state(self, rng: np.random.Generator, first_deal: int = 1,
                   scores: Sequence[int] | None = None) -> ContractState:

@@ -9,10 +9,8 @@ One :class:`GinRules` object holds every rule the engine reads; the variant is t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from rummy_env.errors import RuleConfigError
-from rummy_env.rules_base import RulesBase
+from rummy_env.rules_base import RulesBase, is_int
 
 
 @dataclass(frozen=True)
@@ -76,22 +74,14 @@ class GinRules(RulesBase):
 
     # ----------------------------------------------------------------- validation
     def _validate(self) -> None:
-        def bad(field_name: str, allowed: str) -> RuleConfigError:
-            return RuleConfigError(
-                f"rule {field_name}={getattr(self, field_name)!r} is invalid; allowed: {allowed}"
-            )
-
-        def is_int(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool)
-
+        bad = self._bad
         if self.min_players != 2 or not is_int(self.min_players):
             raise bad("min_players", "2 (Gin Rummy is a two-player game, GR-1)")
         if self.max_players != 2 or not is_int(self.max_players):
             raise bad("max_players", "2 (Gin Rummy is a two-player game, GR-1)")
         if not is_int(self.knock_card) or not 1 <= self.knock_card <= 10:
             raise bad("knock_card", "an int in 1..10 (GR-9)")
-        if not isinstance(self.oklahoma, bool):
-            raise bad("oklahoma", "True or False")
+        self._require_bools("oklahoma")
         for name in ("gin_bonus", "undercut_bonus"):
             v = getattr(self, name)
             if not is_int(v) or not 0 <= v <= 1000:

@@ -9,16 +9,14 @@ One :class:`IndianRules` object holds every rule the engine reads; the variant i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from rummy_env.errors import RuleConfigError
-from rummy_env.rules_base import RulesBase
+from rummy_env.rules_base import DeckRules, is_int
 
 _DECKS = tuple((n, 2, 2) for n in range(2, 7)) + tuple((n, 3, 3) for n in range(7, 11))
 
 
 @dataclass(frozen=True)
-class IndianRules(RulesBase):
+class IndianRules(DeckRules):
     """Every rule of Indian Rummy that the engine reads.
 
     Field (type, meaning, RULES id):
@@ -69,16 +67,6 @@ class IndianRules(RulesBase):
         self._validate()
 
     # ----------------------------------------------------------------- derived values
-    def deck_for(self, num_players: int) -> tuple[int, int]:
-        """``(packs, jokers)`` for a player count (IR-1)."""
-        for n, packs, jok in self.decks:
-            if n == num_players:
-                return packs, jok
-        raise RuleConfigError(
-            f"num_players={num_players!r} is not supported by {self.name}: "
-            f"allowed {self.min_players}..{self.max_players}"
-        )
-
     def describe_deals(self) -> str:
         """One line for the docs: how many deals a game has and what each is."""
         return (f"{self.num_deals}: {self.hand_size} cards each, settlements carried across "
@@ -86,27 +74,11 @@ class IndianRules(RulesBase):
 
     # ----------------------------------------------------------------- validation
     def _validate(self) -> None:
-        def bad(field_name: str, allowed: str) -> RuleConfigError:
-            return RuleConfigError(
-                f"rule {field_name}={getattr(self, field_name)!r} is invalid; allowed: {allowed}"
-            )
-
-        def is_int(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool)
-
-        if not (is_int(self.min_players) and 2 <= self.min_players):
-            raise bad("min_players", "an int >= 2 and <= max_players")
-        if not (is_int(self.max_players) and self.min_players <= self.max_players):
-            raise bad("max_players", "an int >= min_players")
+        bad = self._bad
+        self._require_player_range()
         if not is_int(self.hand_size) or not 6 <= self.hand_size <= 13:
             raise bad("hand_size", "an int in 6..13 (two runs of 3 at least, IR-6)")
-        if not isinstance(self.decks, tuple) or [
-            d[0] if isinstance(d, tuple) and d else None for d in self.decks
-        ] != list(range(self.min_players, self.max_players + 1)) or any(
-            len(d) != 3 or not all(is_int(x) for x in d) or d[1] < 1 or d[2] < 0
-            for d in self.decks
-        ):
-            raise bad("decks", "one (players, packs>=1, jokers>=0) per supported player count")
+        self._require_decks()
         for n, packs, jok in self.decks:
             # The hands, the indicator, the first discard and one stock card at least.
             if 52 * packs + jok < n * self.hand_size + 3:
@@ -114,11 +86,9 @@ class IndianRules(RulesBase):
                                    f"indicator, the first discard and a stock")
         if not is_int(self.num_deals) or self.num_deals < 1:
             raise bad("num_deals", "an int >= 1")
-        for name in ("sets_of_four", "tanala", "aces_wild_when_joker_indicator", "hand_rummy",
-                     "hand_rummy_double", "early_declaration_half",
-                     "double_stakes_on_joker_indicator"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, "True or False")
+        self._require_bools("sets_of_four", "tanala", "aces_wild_when_joker_indicator",
+                            "hand_rummy", "hand_rummy_double", "early_declaration_half",
+                            "double_stakes_on_joker_indicator")
         for name in ("first_pack_cost", "later_pack_cost"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v < 1e9:

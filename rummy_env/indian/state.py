@@ -56,9 +56,9 @@ from typing import Any
 import numpy as np
 
 from rummy_env.cards import (
-    JOKER, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_counts,
-    deck_list, rank_of,
+    JOKER, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_list, rank_of,
 )
+from rummy_env.core import GameBase
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
@@ -258,26 +258,20 @@ def _wild_types(wild_rank: int) -> tuple[bool, ...]:
 
 
 @dataclass(frozen=True)
-class IndianGame:
-    """Immutable: rules, player count and the deck derived from them."""
+class IndianGame(GameBase):
+    """Immutable: rules, player count and the deck derived from them (not constructor
+    arguments: :class:`~rummy_env.core.GameBase`)."""
 
     rules: IndianRules
-    num_players: int
 
     def __post_init__(self) -> None:
-        packs, jokers = self.rules.deck_for(self.num_players)
-        object.__setattr__(self, "packs", packs)
-        object.__setattr__(self, "num_jokers", jokers)
-        object.__setattr__(self, "deck", tuple(deck_counts(packs, jokers)))
-        object.__setattr__(self, "deck_array", np.array(deck_list(packs, jokers), dtype=np.int64))
-        object.__setattr__(self, "total_cards", 52 * packs + jokers)
+        super().__post_init__()  # packs, num_jokers, deck, total_cards
+        object.__setattr__(self, "deck_array", np.array(deck_list(self.packs, self.num_jokers),
+                                                        dtype=np.int64))
 
-    packs: int = 0
-    num_jokers: int = 0
-    deck: tuple[int, ...] = ()
     #: every physical card as a type, in the fixed order that deals shuffle (C-6)
-    deck_array: np.ndarray = field(default=None, compare=False, repr=False)  # type: ignore
-    total_cards: int = 0
+    deck_array: np.ndarray = field(init=False, default=None, compare=False,  # type: ignore
+                                   repr=False)
 
     def wild_rank_for(self, indicator: int) -> int:
         """IR-2: the indicator's rank; a printed joker gives 0 (no wild rank) or, with

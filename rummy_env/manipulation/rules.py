@@ -9,16 +9,14 @@ preset :data:`MANIPULATION_RUMMY`, and a house rule is an override by field name
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from rummy_env.errors import RuleConfigError
-from rummy_env.rules_base import RulesBase
+from rummy_env.rules_base import DeckRules, is_int
 
 _DECKS = ((2, 1, 1), (3, 2, 2), (4, 2, 2), (5, 2, 2))
 
 
 @dataclass(frozen=True)
-class ManipulationRules(RulesBase):
+class ManipulationRules(DeckRules):
     """Every rule of Manipulation Rummy that the engine reads.
 
     Field (meaning, RULES id):
@@ -61,44 +59,19 @@ class ManipulationRules(RulesBase):
     def __post_init__(self) -> None:
         self._validate()
 
-    def deck_for(self, num_players: int) -> tuple[int, int]:
-        """``(packs, jokers)`` for a player count (MR-1)."""
-        for n, packs, jok in self.decks:
-            if n == num_players:
-                return packs, jok
-        raise RuleConfigError(
-            f"num_players={num_players!r} is not supported by {self.name}: "
-            f"allowed {self.min_players}..{self.max_players}"
-        )
-
     def describe_deals(self) -> str:
         """One line for the docs: how a game runs."""
         return (f"until a player reaches {self.game_target} (MR-10), at most {self.num_deals}; "
                 f"{self.hand_size} cards each")
 
     def _validate(self) -> None:
-        def bad(field_name: str, allowed: str) -> RuleConfigError:
-            return RuleConfigError(
-                f"rule {field_name}={getattr(self, field_name)!r} is invalid; allowed: {allowed}"
-            )
-
-        def is_int(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool)
-
-        if not (is_int(self.min_players) and 2 <= self.min_players):
-            raise bad("min_players", "an int >= 2 and <= max_players")
-        if not (is_int(self.max_players) and self.min_players <= self.max_players):
-            raise bad("max_players", "an int >= min_players")
+        bad = self._bad
+        self._require_player_range()
         if not is_int(self.hand_size) or not 1 <= self.hand_size <= 20:
             raise bad("hand_size", "an int in 1..20")
-        if not isinstance(self.decks, tuple) or [
-            d[0] if isinstance(d, tuple) and d else None for d in self.decks
-        ] != list(range(self.min_players, self.max_players + 1)) or any(
-            len(d) != 3 or not all(is_int(x) for x in d) or not 1 <= d[1] <= 2
-            or not 0 <= d[2] <= 2 for d in self.decks
-        ):
-            raise bad("decks", "one (players, packs 1..2, jokers 0..2) per supported player "
-                               "count (the solver assumes at most 4 cards of a type)")
+        self._require_decks(packs=(1, 2), jokers=(0, 2),
+                            allowed="one (players, packs 1..2, jokers 0..2) per supported player "
+                                    "count (the solver assumes at most 4 cards of a type)")
         for n, packs, jok in self.decks:
             if 52 * packs + jok < n * self.hand_size + 1:
                 raise bad("decks", f"enough cards for {n} hands of {self.hand_size} and a stock")

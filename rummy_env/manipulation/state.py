@@ -47,9 +47,10 @@ from typing import Any
 import numpy as np
 
 from rummy_env.cards import (
-    JOKER, NUM_NATURAL, NUM_TYPES, card_str, cards_str, counts_to_list, deck_counts, deck_list,
+    JOKER, NUM_NATURAL, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list,
     rank_of,
 )
+from rummy_env.core import GameBase
 from rummy_env.errors import IllegalActionError
 from rummy_env.manipulation import solver
 from rummy_env.manipulation.rules import ManipulationRules
@@ -80,23 +81,11 @@ _VALUES = tuple(card_value(t) for t in range(NUM_NATURAL))
 
 
 @dataclass(frozen=True)
-class ManipulationGame:
-    """Immutable: rules, player count and the deck derived from them."""
+class ManipulationGame(GameBase):
+    """Immutable: rules, player count and the deck derived from them (not constructor
+    arguments: :class:`~rummy_env.core.GameBase`)."""
 
     rules: ManipulationRules
-    num_players: int
-
-    def __post_init__(self) -> None:
-        packs, jokers = self.rules.deck_for(self.num_players)
-        object.__setattr__(self, "packs", packs)
-        object.__setattr__(self, "num_jokers", jokers)
-        object.__setattr__(self, "deck", tuple(deck_counts(packs, jokers)))
-        object.__setattr__(self, "total_cards", 52 * packs + jokers)
-
-    packs: int = 0
-    num_jokers: int = 0
-    deck: tuple[int, ...] = ()
-    total_cards: int = 0
 
     def new_state(self, rng: np.random.Generator, first_deal: int = 1) -> ManipulationState:
         """A new game: the first dealer drawn at random (C-5), deal ``first_deal`` dealt."""
