@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from rummy_env.contract.rules import CONTRACT_RUMMY
@@ -61,3 +62,28 @@ def test_shared_decks_check_refuses_rows_that_are_not_int_triples(rules) -> None
         with pytest.raises(RuleConfigError, match="rule decks="):
             dataclasses.replace(rules, decks=bad)
     assert dataclasses.replace(rules, decks=rows).decks == rows
+
+
+FAMILY_VARIANTS = {"contract": "contract_rummy", "gin": "gin_rummy", "indian": "indian_rummy",
+                   "manipulation": "manipulation_rummy"}
+
+
+@pytest.mark.parametrize("variant", sorted(FAMILY_VARIANTS.values()))
+def test_every_family_state_satisfies_the_protocol(variant: str) -> None:
+    # GameState declares what envs/base.py, the wrappers and the search read from a state;
+    # every family's state has each member, at the start of a deal and after the deal ends.
+    import rummy_env
+    from rummy_env.core import GameState, StateBase
+
+    env = rummy_env.make(variant)
+    env.reset(seed=3)
+    st = env.state_obj
+    assert isinstance(st, GameState) and isinstance(st, StateBase)
+    assert isinstance(st.clone(), GameState)
+    rng = np.random.default_rng(0)
+    while not st.is_deal_over:
+        st.apply(st.legal_actions()[int(rng.integers(len(st.legal_actions())))], env.np_random)
+    assert st.current_player == -1
+    assert st.returns() == [0.0 - s for s in st.scores]
+    assert sorted(st.standings())[0] == 1
+    assert sum(st.zone_counts()) == env.game.total_cards  # every card in exactly one zone

@@ -64,9 +64,8 @@ from rummy_env.contract.melds import (
     shape_cards,
 )
 from rummy_env.contract.rules import ContractRules
-from rummy_env.core import GameBase
+from rummy_env.core import GameBase, StateBase
 from rummy_env.errors import IllegalActionError
-from rummy_env.rules_base import places
 
 Action = tuple
 
@@ -133,7 +132,7 @@ class ContractGame(GameBase):
         return st
 
 
-class ContractState:
+class ContractState(StateBase):
     """A mutable position of a contract-family game. See the module docstring for phases."""
 
     def __init__(self, game: ContractGame) -> None:
@@ -202,9 +201,6 @@ class ContractState:
 
     def contract_ctx(self) -> ContractContext:
         return self.game.contexts[self.deal - 1]
-
-    def hand_size(self, seat: int) -> int:
-        return sum(self.hands[seat])
 
     def penalty(self, seat: int) -> int:
         pts = self.rules.card_points
@@ -1076,14 +1072,8 @@ class ContractState:
 
     def _end_deal(self) -> None:
         """CR-12: everyone scores the cards left in hand."""
-        for s in range(self.n):
-            p = self.penalty(s)
-            self.scores[s] += p
-            self.deal_delta[s] += p
-        self.last_deal_delta = list(self.deal_delta)
-        self.deals_played += 1
+        self._book_deal([self.penalty(s) for s in range(self.n)])
         self.claim_queue = []
-        self._legal = []
         self.phase = GAME_OVER if self.deal >= self.rules.num_deals else DEAL_OVER
         if self.phase == GAME_OVER:
             for s, v in enumerate(self.settlement()):
@@ -1112,10 +1102,6 @@ class ContractState:
                 out[x] = each
             i = j + 1
         return out
-
-    def standings(self) -> list[int]:
-        """Place of each seat (1 = best: lowest total, CR-12); ties share a place (C-9)."""
-        return places(self.scores)
 
     # ------------------------------------------------------------------ text
     def action_text(self, a: Action) -> str:
@@ -1224,7 +1210,7 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
     """The full position as plain data, with ``zones`` (every card exactly once); what
     ``to_dict()`` returns and :func:`rummy_env.contract.scenario.state_from_dict` reads back."""
     n = st.n
-    table = []
+    table: list[dict[str, Any]] = []
     for m in st.table:
         table.append({
             "owner": m.owner,
@@ -1274,8 +1260,8 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
         zones[f"hand:{s}"] = hands[s]
     zones["stock"] = d["stock"]
     zones["discard"] = d["discard"]
-    for i, m in enumerate(table):
-        zones[f"meld:{i}"] = m["cards"]
+    for i, t in enumerate(table):
+        zones[f"meld:{i}"] = t["cards"]
     d["zones"] = zones
     return d
 

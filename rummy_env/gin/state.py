@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env.cards import card_str, cards_str
+from rummy_env.core import StateBase
 from rummy_env.errors import IllegalActionError
 from rummy_env.gin.melds import (
     BITS13, CARD_VALUE, MELD_INDEX, MELDS, SUIT_BITS, card_list, deadwood, fits, knock_discards,
@@ -128,7 +129,7 @@ class GinGame:
         return st
 
 
-class GinState:
+class GinState(StateBase):
     """A mutable position of a Gin Rummy game. See the module docstring for phases."""
 
     def __init__(self, game: GinGame) -> None:
@@ -184,10 +185,6 @@ class GinState:
     def hand_deadwood(self, seat: int) -> int:
         """Deadwood of ``seat``'s hand in its best arrangement (GR-5)."""
         return deadwood(self.hands[seat])
-
-    def returns(self) -> list[float]:
-        """Net winnings of each seat over the game so far (minus ``scores``)."""
-        return [float(-s) for s in self.scores]
 
     def standings(self) -> list[int]:
         """Place of each seat (1 = best: the least given away net); ties share a place."""
@@ -442,13 +439,8 @@ class GinState:
         self._end_deal([0, 0])
 
     def _end_deal(self, delta: list[int]) -> None:
-        for s in (0, 1):
-            self.scores[s] += delta[s]
-            self.deal_delta[s] += delta[s]
-        self.last_deal_delta = list(self.deal_delta)
-        self.deals_played += 1
+        self._book_deal(delta)
         self.taken = -1
-        self._legal = []
         r = self.rules
         over = (r.game_to == 0 or max(self.points) >= r.game_to or self.deal >= r.num_deals)
         self.phase = GAME_OVER if over else DEAL_OVER
@@ -565,7 +557,7 @@ def state_to_dict(st: GinState) -> dict[str, Any]:
         return [card_str(t) for t in card_list(mask)]
 
     hands = [cs(h) for h in st.hands]
-    table = []
+    table: list[dict[str, Any]] = []
     for s in (0, 1):
         laid = st.slots if s == st.knocker else st.melds[s]
         table.extend({"owner": s, "cards": cs(m)} for m in laid)

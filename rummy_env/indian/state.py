@@ -58,11 +58,10 @@ import numpy as np
 from rummy_env.cards import (
     JOKER, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_list, rank_of,
 )
-from rummy_env.core import GameBase
+from rummy_env.core import GameBase, StateBase
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
-from rummy_env.rules_base import places
 
 Action = tuple
 
@@ -291,7 +290,7 @@ class IndianGame(GameBase):
         return st
 
 
-class IndianState:
+class IndianState(StateBase):
     """A mutable position of an Indian Rummy game. See the module docstring for phases."""
 
     def __init__(self, game: IndianGame) -> None:
@@ -345,9 +344,6 @@ class IndianState:
     def is_terminal(self) -> bool:
         return self.phase == GAME_OVER
 
-    def hand_size(self, seat: int) -> int:
-        return sum(self.hands[seat])
-
     def active(self) -> list[int]:
         """Seats that have not packed."""
         return [s for s in range(self.n) if not self.packed[s]]
@@ -383,6 +379,7 @@ class IndianState:
 
     def returns(self) -> list[float]:
         """Net winnings of each seat over the game so far (minus ``scores``)."""
+        # 0.0 - s rather than the base's float(-s): an even seat's 0.0 stays 0.0, not -0.0.
         return [0.0 - s for s in self.scores]
 
     def clone(self) -> IndianState:
@@ -638,18 +635,9 @@ class IndianState:
         self._end_deal([0.0] * self.n)
 
     def _end_deal(self, pay: list[float]) -> None:
-        for s in range(self.n):
-            self.scores[s] += pay[s]
-            self.deal_delta[s] += pay[s]
-        self.last_deal_delta = list(self.deal_delta)
-        self.deals_played += 1
+        self._book_deal(pay)
         self.taken = -1
-        self._legal = []
         self.phase = GAME_OVER if self.deal >= self.rules.num_deals else DEAL_OVER
-
-    def standings(self) -> list[int]:
-        """Place of each seat (1 = best: the least paid net); ties share a place (C-9)."""
-        return places(self.scores)
 
     # ------------------------------------------------------------------ text
     def action_text(self, a: Action) -> str:

@@ -50,7 +50,7 @@ from rummy_env.cards import (
     JOKER, NUM_NATURAL, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list,
     rank_of,
 )
-from rummy_env.core import GameBase
+from rummy_env.core import GameBase, StateBase
 from rummy_env.errors import IllegalActionError
 from rummy_env.manipulation import solver
 from rummy_env.manipulation.rules import ManipulationRules
@@ -95,7 +95,7 @@ class ManipulationGame(GameBase):
         return st
 
 
-class ManipulationState:
+class ManipulationState(StateBase):
     """A mutable position of a Manipulation Rummy game. See the module docstring."""
 
     def __init__(self, game: ManipulationGame) -> None:
@@ -151,9 +151,6 @@ class ManipulationState:
     @property
     def is_terminal(self) -> bool:
         return self.phase == GAME_OVER
-
-    def hand_size(self, seat: int) -> int:
-        return sum(self.hands[seat])
 
     def hand_value(self, seat: int) -> int:
         """MR-6: the value of ``seat``'s hand."""
