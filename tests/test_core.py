@@ -87,3 +87,17 @@ def test_every_family_state_satisfies_the_protocol(variant: str) -> None:
     assert st.returns() == [0.0 - s for s in st.scores]
     assert sorted(st.standings())[0] == 1
     assert sum(st.zone_counts()) == env.game.total_cards  # every card in exactly one zone
+
+
+def test_one_generic_family_environment() -> None:
+    # The four envs/*_base.py are one FamilyEnv configured by a frozen Family record.
+    import rummy_env
+    from rummy_env.envs.family import FAMILIES, FamilyEnv
+
+    for variant in rummy_env.VARIANTS:
+        env = rummy_env.make(variant)
+        assert isinstance(env, FamilyEnv)
+        assert env.family_record is FAMILIES[env.family]
+        assert type(env.game) is env.family_record.game
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        FAMILIES["gin"].name = "other"  # type: ignore[misc]

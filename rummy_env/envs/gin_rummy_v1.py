@@ -127,8 +127,7 @@ Version History
 
 from __future__ import annotations
 
-from rummy_env.envs.contract_base import variant_metadata
-from rummy_env.envs.gin_base import GinEnv
+from rummy_env.envs.family import GinEnv, variant_metadata
 from rummy_env.gin.rules import GIN_RUMMY
 
 

@@ -117,8 +117,7 @@ Version History
 
 from __future__ import annotations
 
-from rummy_env.envs.contract_base import variant_metadata
-from rummy_env.envs.indian_base import IndianEnv
+from rummy_env.envs.family import IndianEnv, variant_metadata
 from rummy_env.indian.rules import INDIAN_RUMMY
 
 

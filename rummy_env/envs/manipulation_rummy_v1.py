@@ -123,8 +123,7 @@ Version History
 
 from __future__ import annotations
 
-from rummy_env.envs.contract_base import variant_metadata
-from rummy_env.envs.manipulation_base import ManipulationEnv
+from rummy_env.envs.family import ManipulationEnv, variant_metadata
 from rummy_env.manipulation.rules import MANIPULATION_RUMMY
 
 

@@ -102,7 +102,7 @@ Version History
 from __future__ import annotations
 
 from rummy_env.contract.rules import MAY_I
-from rummy_env.envs.contract_base import ContractEnv, variant_metadata
+from rummy_env.envs.family import ContractEnv, variant_metadata
 
 
 class raw_env(ContractEnv):
