@@ -12,7 +12,9 @@ Engine layer (docs/design.md, "Layers"): imports the standard library, numpy and
   :class:`typing.Protocol`; every family's state satisfies it (``tests/test_imports.py``
   checks each one).
 * :class:`StateBase`: what the families' states share: the end-of-deal bookkeeping and the
-  default ``hand_size``, ``standings`` and ``returns``, so a family writes only what differs.
+  default ``hand_size``, ``standings`` and ``returns``, so a family writes only what differs;
+  :func:`position_head` and :func:`zones_head`, the keys and zones every family's
+  ``to_dict()`` opens with.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from rummy_env.cards import deck_counts
+from rummy_env.cards import card_str, deck_counts
 from rummy_env.rules_base import places
 
 
@@ -97,6 +99,31 @@ class GameState(Protocol):
     def render_text(self, viewer: int | None = None) -> str: ...
 
 
+def position_head(st: Any, hands: list[list[str]]) -> dict[str, Any]:
+    """The keys every family's ``state_to_dict`` opens with, in this order (the common keys of
+    :mod:`rummy_env.scenario_schema`): the variant, the seats, the deal, who deals and moves,
+    the phase, ``hands`` (one card list per seat, as the family writes them) and the stock, top
+    card first."""
+    return {
+        "variant": st.rules.name,
+        "num_players": st.n,
+        "deal": st.deal,
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": hands,
+        "stock": [card_str(t) for t in reversed(st.stock)],
+    }
+
+
+def zones_head(d: dict[str, Any]) -> dict[str, list[str]]:
+    """The zones every family's ``to_dict()["zones"]`` opens with, from the :func:`position_head`
+    keys of ``d``: each seat's hand (``hand:<seat>``), then the stock."""
+    zones = {f"hand:{s}": hand for s, hand in enumerate(d["hands"])}
+    zones["stock"] = d["stock"]
+    return zones
+
+
 class StateBase:
     """What the families' states share (mixed into each; no state of its own).
 
@@ -139,4 +166,4 @@ class StateBase:
         host._legal = []
 
 
-__all__ = ["GameBase", "GameState", "StateBase"]
+__all__ = ["GameBase", "GameState", "StateBase", "position_head", "zones_head"]

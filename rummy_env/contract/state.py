@@ -64,7 +64,7 @@ from rummy_env.contract.melds import (
     shape_cards,
 )
 from rummy_env.contract.rules import ContractRules
-from rummy_env.core import GameBase, StateBase
+from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 
 Action = tuple
@@ -1220,14 +1220,7 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
         })
     hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
     d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": n,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
+        **position_head(st, hands),
         "discard": [card_str(t) for t in st.discard],
         "discarders": list(st.discarder),
         "table": table,
@@ -1255,10 +1248,7 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
             "last_deal_delta": list(st.last_deal_delta),
         },
     }
-    zones: dict[str, list[str]] = {}
-    for s in range(n):
-        zones[f"hand:{s}"] = hands[s]
-    zones["stock"] = d["stock"]
+    zones = zones_head(d)
     zones["discard"] = d["discard"]
     for i, t in enumerate(table):
         zones[f"meld:{i}"] = t["cards"]

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env.cards import card_str, cards_str
-from rummy_env.core import StateBase
+from rummy_env.core import StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.gin.melds import (
     BITS13, CARD_VALUE, MELD_INDEX, MELDS, SUIT_BITS, card_list, deadwood, fits, knock_discards,
@@ -564,14 +564,7 @@ def state_to_dict(st: GinState) -> dict[str, Any]:
     if st.knocker == 1:  # the knocker's melds come first (lay-off targets 0, 1, 2)
         table = [t for t in table if t["owner"] == 1] + [t for t in table if t["owner"] == 0]
     d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": 2,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
+        **position_head(st, hands),
         "discard": [card_str(t) for t in st.discard],
         "upcard": card_str(st.upcard) if st.upcard >= 0 else None,
         "knock_limit": st.knock_limit,
@@ -595,7 +588,7 @@ def state_to_dict(st: GinState) -> dict[str, Any]:
         },
     }
     d["zones"] = {
-        "hand:0": hands[0], "hand:1": hands[1], "stock": d["stock"], "discard": d["discard"],
+        **zones_head(d), "discard": d["discard"],
         "table": [c for m in table for c in m["cards"]],
     }
     return d

@@ -58,7 +58,7 @@ import numpy as np
 from rummy_env.cards import (
     JOKER, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_list, rank_of,
 )
-from rummy_env.core import GameBase, StateBase
+from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
@@ -732,14 +732,7 @@ def state_to_dict(st: IndianState) -> dict[str, Any]:
     n = st.n
     hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
     d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": n,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
+        **position_head(st, hands),
         "discard": [card_str(t) for t in st.discard],
         "discarders": list(st.discarder),
         "indicator": card_str(st.indicator),
@@ -759,10 +752,7 @@ def state_to_dict(st: IndianState) -> dict[str, Any]:
             "last_deal_delta": list(st.last_deal_delta),
         },
     }
-    zones: dict[str, list[str]] = {}
-    for s in range(n):
-        zones[f"hand:{s}"] = hands[s]
-    zones["stock"] = d["stock"]
+    zones = zones_head(d)
     zones["discard"] = d["discard"]
     zones["indicator"] = [d["indicator"]]
     zones["out_of_play"] = d["out_of_play"]

@@ -50,7 +50,7 @@ from rummy_env.cards import (
     JOKER, NUM_NATURAL, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list,
     rank_of,
 )
-from rummy_env.core import GameBase, StateBase
+from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.manipulation import solver
 from rummy_env.manipulation.rules import ManipulationRules
@@ -424,9 +424,10 @@ class ManipulationState(StateBase):
     def action_text(self, a: Action) -> str:
         return action_text(a)
 
-    def table_text(self) -> str:
-        """One valid arrangement of the table (MR-4), jokers shown as ``JK=7H``; mid-meld an
-        unfinished table is listed as it stands."""
+    def table_shown(self) -> list[tuple[str | None, list[str]]]:
+        """One valid arrangement of the table (MR-4) as ``(kind, cards)`` melds, jokers shown as
+        ``JK=7H``; mid-meld, when the table is no valid arrangement, one entry of kind ``None``
+        with the unfinished table as it stands. What ``table_text`` and ``to_dict`` show."""
         eff = self.table_counts()
         jok = list(self.table_jok)
 
@@ -438,9 +439,17 @@ class ManipulationState(StateBase):
 
         melds = solver.arrange(eff) if sum(eff) else []
         if melds is None:
-            lines = ["  (being rearranged) " + " ".join(show(t) for t in counts_to_list(eff))]
+            return [(None, [show(t) for t in counts_to_list(eff)])]
+        return [(kind, [show(t) for t in ts]) for kind, ts in melds]
+
+    def table_text(self) -> str:
+        """One valid arrangement of the table (MR-4), jokers shown as ``JK=7H``; mid-meld an
+        unfinished table is listed as it stands."""
+        shown = self.table_shown()
+        if shown and shown[0][0] is None:
+            lines = ["  (being rearranged) " + " ".join(shown[0][1])]
         else:
-            lines = [f"  {kind[:3]} " + " ".join(show(t) for t in ts) for kind, ts in melds]
+            lines = [f"  {str(kind)[:3]} " + " ".join(cards) for kind, cards in shown]
         if self.pending:
             lines.append(f"  freed jokers to play again: {self.pending}")
         return "\n".join(lines) if lines else "  (empty)"
@@ -519,31 +528,10 @@ def action_text(a: Action) -> str:
 def state_to_dict(st: ManipulationState) -> dict[str, Any]:
     """The full position as plain data, with ``zones`` (every card exactly once); what
     ``to_dict()`` returns and :func:`rummy_env.manipulation.scenario.state_from_dict` reads back."""
-    n = st.n
     hands = [[card_str(t) for t in counts_to_list(h)] for h in st.hands]
-    eff = st.table_counts()
-    jok = list(st.table_jok)
-
-    def show(t: int) -> str:
-        if jok[t]:
-            jok[t] -= 1
-            return f"JK={card_str(t)}"
-        return card_str(t)
-
-    melds = solver.arrange(eff) if sum(eff) else []
-    if melds is None:  # mid-meld: the unfinished table as one list
-        table = [[show(t) for t in counts_to_list(eff)]]
-    else:
-        table = [[show(t) for t in ts] for _, ts in melds]
+    table = [cards for _, cards in st.table_shown()]  # mid-meld: the unfinished table, one list
     d: dict[str, Any] = {
-        "variant": st.rules.name,
-        "num_players": n,
-        "deal": st.deal,
-        "dealer": st.dealer,
-        "to_move": st.to_move,
-        "phase": st.phase,
-        "hands": hands,
-        "stock": [card_str(t) for t in reversed(st.stock)],
+        **position_head(st, hands),
         "table": table,
         "points": list(st.points),
         "deals_won": list(st.deals_won),
@@ -565,8 +553,7 @@ def state_to_dict(st: ManipulationState) -> dict[str, Any]:
     }
     table_zone = [card_str(t) for t in counts_to_list(st.table_nat + [0])]
     table_zone += ["JK"] * (sum(st.table_jok) + st.pending)
-    zones: dict[str, list[str]] = {f"hand:{s}": hands[s] for s in range(n)}
-    zones["stock"] = d["stock"]
+    zones = zones_head(d)
     zones["table"] = table_zone
     d["zones"] = zones
     return d
