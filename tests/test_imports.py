@@ -193,3 +193,23 @@ def test_lazy_package_keeps_its_names(name: str) -> None:
 
     assert getattr(rummy_env, name) is not None
     assert name in dir(rummy_env) or name.endswith("_v1")
+
+
+def test_pettingzoo_registry_after_a_lazy_import() -> None:
+    # ``import rummy_env`` no longer imports PettingZoo, yet its registry knows every variant
+    # as soon as PettingZoo is imported, whichever comes first.
+    pytest.importorskip("pettingzoo")
+    script = (
+        "import sys, rummy_env\n"
+        "assert 'pettingzoo' not in sys.modules\n"
+        "import pettingzoo\n"
+        "if hasattr(pettingzoo, 'aec_registry'):\n"
+        "    for name, mod in rummy_env._MODULES.items():\n"
+        "        env_id = f'rummy_env/{name}-v' + mod.rsplit('_v', 1)[1]\n"
+        "        assert env_id in pettingzoo.aec_registry, env_id\n"
+        "    pettingzoo.make('aec', 'rummy_env/gin_rummy-v1').reset(seed=0)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
