@@ -62,11 +62,22 @@ from rummy_env.cards import (
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
+from rummy_env.phases import PhaseEnum
 from rummy_env.rules_base import places
 
 Action = tuple
 
-DRAW, PLAY, DEAL_OVER, GAME_OVER = "draw", "play", "deal_over", "game_over"
+class Phase(PhaseEnum):
+    """The phases of an Indian Rummy deal (module docstring); each equals its string."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    DEAL_OVER = "deal_over"
+    GAME_OVER = "game_over"
+
+
+# The module names every caller uses (``from rummy_env.indian.state import DRAW``).
+DRAW, PLAY, DEAL_OVER, GAME_OVER = Phase.DRAW, Phase.PLAY, Phase.DEAL_OVER, Phase.GAME_OVER
 PHASES = (DRAW, PLAY, DEAL_OVER, GAME_OVER)
 #: How a deal ended (``IndianState.result``).
 RESULTS = ("declare", "early_declare", "hand_rummy", "last_standing", "void")
@@ -748,5 +759,5 @@ def action_text(a: Action) -> str:
 
 __all__ = [
     "Action", "IndianGame", "IndianState", "action_text", "could_declare", "PHASES", "RESULTS",
-    "DRAW", "PLAY", "DEAL_OVER", "GAME_OVER",
+    "Phase", "DRAW", "PLAY", "DEAL_OVER", "GAME_OVER",
 ]
