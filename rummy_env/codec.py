@@ -1,9 +1,12 @@
 """Action codecs: typed actions <-> integers in one declared layout of named ranges.
 
-A family builds an :class:`ActionLayout` from its rules: an ordered list of named, contiguous
-ranges, each with the typed actions it holds. The layout gives ``encode``/``decode``, the text of
-every id and its parse (a round trip for every id), and the generated spec table of the docs.
-Numpy only; no gymnasium or pettingzoo.
+A family builds an :class:`ActionLayout` from its rules (``build_action_layout`` in each
+``rummy_env/<family>/codec.py``): an ordered list of named, contiguous blocks of the fixed
+``Discrete(N)``, each with its meaning and the typed actions it holds, in id order. The layout
+gives ``encode``/``decode`` (typed action <-> id), ``locate``/``id_of`` (id <-> block name and
+index within the block), the text of every id and its parse (a round trip for every id), the
+mask of a list of typed actions, and the generated spec table of the docs. A block a game's rules
+leave empty (no ``dig`` without digging) takes no ids. Numpy only; no gymnasium or pettingzoo.
 """
 
 from __future__ import annotations
@@ -84,7 +87,11 @@ class ActionRange:
 
 
 class ActionLayout:
-    """A fixed ``Discrete(N)`` layout: ``encode``/``decode``/``to_string``/``from_string``/``mask``."""
+    """A fixed ``Discrete(N)`` layout of named blocks (module docstring).
+
+    ``blocks`` are ``(name, typed actions in id order, meaning)``; ``describe`` gives the text
+    of a typed action. Ids are numbered block after block, so a block's ids and their meaning
+    follow from its declaration alone, and the docs table (``table()``) is built from it."""
 
     def __init__(self, blocks: Sequence[tuple[str, Sequence[Hashable], str]],
                  describe: Callable[[Hashable], str]) -> None:
@@ -143,10 +150,35 @@ class ActionLayout:
         return m
 
     def range_of(self, i: int) -> ActionRange:
+        """The block that holds id ``i``."""
         for r in self.ranges:
             if r.start <= i < r.stop:
                 return r
         raise IllegalActionError(f"action id {i} is out of range 0..{self.n - 1}")
+
+    def block(self, name: str) -> ActionRange:
+        """The block called ``name``; IllegalActionError naming the blocks this layout has (a
+        block the rules leave empty, such as ``dig`` without digging, is not one of them)."""
+        for r in self.ranges:
+            if r.name == name:
+                return r
+        raise IllegalActionError(f"no action block {name!r} in this layout; blocks: "
+                                 + ", ".join(r.name for r in self.ranges))
+
+    def locate(self, i: int) -> tuple[str, int]:
+        """``(block name, index within the block)`` of id ``i``: ``locate(id_of(b, k)) ==
+        (b, k)``. IllegalActionError for anything not an id (see ``as_action_id``)."""
+        r = self.range_of(as_action_id(i, self.n))
+        return r.name, i - r.start
+
+    def id_of(self, name: str, index: int) -> int:
+        """The id of entry ``index`` of block ``name`` (``0 <= index < block(name).size``)."""
+        r = self.block(name)
+        if (not isinstance(index, (int, np.integer)) or isinstance(index, bool)
+                or not 0 <= index < r.size):
+            raise IllegalActionError(f"index {index!r} is outside action block {name!r}; "
+                                     f"allowed: 0..{r.size - 1}")
+        return r.start + int(index)
 
     def table(self) -> str:
         """The generated Markdown table of id ranges (module docstrings and README)."""

@@ -110,7 +110,7 @@ def position_head(st: Any, hands: list[list[str]]) -> dict[str, Any]:
         "deal": st.deal,
         "dealer": st.dealer,
         "to_move": st.to_move,
-        "phase": st.phase,
+        "phase": str(st.phase),  # a plain str: YAML's safe dumper refuses the enum
         "hands": hands,
         "stock": [card_str(t) for t in reversed(st.stock)],
     }

@@ -66,6 +66,7 @@ from rummy_env.contract.melds import (
 from rummy_env.contract.rules import ContractRules
 from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
+from rummy_env.phases import PhaseEnum
 
 Action = tuple
 
@@ -75,8 +76,21 @@ def _owed_after(owed: int, a: Action) -> int:
     joker laid off while some are owed settles one."""
     return owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
 
-DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER = "draw", "claim", "play", "deal_over", "game_over"
-CALL = "call"
+class Phase(PhaseEnum):
+    """The phases of a contract-family deal (module docstring); each equals its string."""
+
+    DRAW = "draw"
+    CLAIM = "claim"
+    PLAY = "play"
+    DEAL_OVER = "deal_over"
+    GAME_OVER = "game_over"
+    CALL = "call"
+
+
+# The module names every caller uses (``from rummy_env.contract.state import DRAW``).
+DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER = (
+    Phase.DRAW, Phase.CLAIM, Phase.PLAY, Phase.DEAL_OVER, Phase.GAME_OVER)
+CALL = Phase.CALL
 #: Every phase; a game's own are ``ContractGame.phases`` (``call`` only with Shanghai calls, so
 #: the observation of the other variants keeps its size).
 PHASES = (DRAW, CLAIM, PLAY, DEAL_OVER, GAME_OVER, CALL)
@@ -1258,6 +1272,6 @@ def state_to_dict(st: ContractState) -> dict[str, Any]:
 
 __all__ = [
     "Action", "ContractGame", "ContractState", "action_text", "shape_text", "pos_type",
-    "shape_cards", "PHASES", "DRAW", "CLAIM", "CALL", "PLAY", "DEAL_OVER", "GAME_OVER",
+    "shape_cards", "Phase", "PHASES", "DRAW", "CLAIM", "CALL", "PLAY", "DEAL_OVER", "GAME_OVER",
     "state_to_dict",
 ]

@@ -51,11 +51,26 @@ from rummy_env.gin.melds import (
     melds_in, value,
 )
 from rummy_env.gin.rules import GinRules
+from rummy_env.phases import PhaseEnum
 
 Action = tuple
 
+class Phase(PhaseEnum):
+    """The phases of a Gin Rummy hand (module docstring); each equals its string."""
+
+    FIRST_UPCARD = "first_upcard"
+    DRAW = "draw"
+    PLAY = "play"
+    KNOCK = "knock"
+    DEFEND = "defend"
+    DEAL_OVER = "deal_over"
+    GAME_OVER = "game_over"
+
+
+# The module names every caller uses (``from rummy_env.gin.state import DRAW``).
 FIRST_UPCARD, DRAW, PLAY, KNOCK, DEFEND, DEAL_OVER, GAME_OVER = (
-    "first_upcard", "draw", "play", "knock", "defend", "deal_over", "game_over")
+    Phase.FIRST_UPCARD, Phase.DRAW, Phase.PLAY, Phase.KNOCK, Phase.DEFEND, Phase.DEAL_OVER,
+    Phase.GAME_OVER)
 PHASES = (FIRST_UPCARD, DRAW, PLAY, KNOCK, DEFEND, DEAL_OVER, GAME_OVER)
 #: How a hand ended (``GinState.result``).
 RESULTS = ("knock", "gin", "undercut", "dead")
@@ -595,7 +610,7 @@ def state_to_dict(st: GinState) -> dict[str, Any]:
 
 
 __all__ = [
-    "Action", "GinGame", "GinState", "action_text", "PHASES", "RESULTS", "HAND_SIZE",
+    "Action", "GinGame", "GinState", "action_text", "Phase", "PHASES", "RESULTS", "HAND_SIZE",
     "MAX_SLOTS", "FIRST_UPCARD", "DRAW", "PLAY", "KNOCK", "DEFEND", "DEAL_OVER", "GAME_OVER",
     "CARD_VALUE",
     "state_to_dict",

@@ -62,10 +62,21 @@ from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
+from rummy_env.phases import PhaseEnum
 
 Action = tuple
 
-DRAW, PLAY, DEAL_OVER, GAME_OVER = "draw", "play", "deal_over", "game_over"
+class Phase(PhaseEnum):
+    """The phases of an Indian Rummy deal (module docstring); each equals its string."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    DEAL_OVER = "deal_over"
+    GAME_OVER = "game_over"
+
+
+# The module names every caller uses (``from rummy_env.indian.state import DRAW``).
+DRAW, PLAY, DEAL_OVER, GAME_OVER = Phase.DRAW, Phase.PLAY, Phase.DEAL_OVER, Phase.GAME_OVER
 PHASES = (DRAW, PLAY, DEAL_OVER, GAME_OVER)
 #: How a deal ended (``IndianState.result``).
 RESULTS = ("declare", "early_declare", "hand_rummy", "last_standing", "void")
@@ -762,6 +773,6 @@ def state_to_dict(st: IndianState) -> dict[str, Any]:
 
 __all__ = [
     "Action", "IndianGame", "IndianState", "action_text", "could_declare", "PHASES", "RESULTS",
-    "DRAW", "PLAY", "DEAL_OVER", "GAME_OVER",
+    "Phase", "DRAW", "PLAY", "DEAL_OVER", "GAME_OVER",
     "state_to_dict",
 ]

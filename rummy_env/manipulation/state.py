@@ -54,11 +54,22 @@ from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.manipulation import solver
 from rummy_env.manipulation.rules import ManipulationRules
+from rummy_env.phases import PhaseEnum
 from rummy_env.rules_base import places
 
 Action = tuple
 
-MELD, KNOCK, DEAL_OVER, GAME_OVER = "meld", "knock", "deal_over", "game_over"
+class Phase(PhaseEnum):
+    """The phases of a Manipulation Rummy deal (module docstring); each equals its string."""
+
+    MELD = "meld"
+    KNOCK = "knock"
+    DEAL_OVER = "deal_over"
+    GAME_OVER = "game_over"
+
+
+# The module names every caller uses (``from rummy_env.manipulation.state import MELD``).
+MELD, KNOCK, DEAL_OVER, GAME_OVER = Phase.MELD, Phase.KNOCK, Phase.DEAL_OVER, Phase.GAME_OVER
 PHASES = (MELD, KNOCK, DEAL_OVER, GAME_OVER)
 #: How a deal ended (``ManipulationState.result``).
 RESULTS = ("out", "knock", "stock")
@@ -560,5 +571,5 @@ def state_to_dict(st: ManipulationState) -> dict[str, Any]:
 
 
 __all__ = ["Action", "ManipulationGame", "ManipulationState", "action_text", "card_value",
-           "PHASES", "RESULTS", "MELD", "KNOCK", "DEAL_OVER", "GAME_OVER",
+           "Phase", "PHASES", "RESULTS", "MELD", "KNOCK", "DEAL_OVER", "GAME_OVER",
            "state_to_dict"]
