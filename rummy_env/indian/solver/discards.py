@@ -15,6 +15,7 @@ from .suits import _ace_splits, _options_fn
 #: out"; ``_NONE`` for "no card left out yet".
 _NONE = 1 << 53
 _SUIT_NONE = 1 << 13  # the same in a suit's table, whose drop bits are rank indices 0..12
+_SUIT_RANKS = _SUIT_NONE - 1  # the 13 rank bits of a suit's drop tags
 
 
 #: ``(vec, tan) -> (cap, table)`` of :func:`_drop_table`, bounded by ``_DROP_LIMIT`` entries
@@ -116,91 +117,115 @@ def _search_discards(cnt: list, wr: int, tan: bool, four: bool) -> int:
     for t in range(53):
         if cnt[t]:
             have |= 1 << t
-    found = 0
+    acc = [0]  # the discard bits found so far, over every split
     for reserved in _splits(cnt, wr, tan):
-        sp = _Split(cnt, wr, reserved, four)
-        W = sp.W
-        ranks = sp.ranks
-        nr = len(ranks)
-        # the wild types in the pool: leaving out any one of them leaves the same pool less one
-        pool = 1 << JOKER if cnt[JOKER] else 0
-        if wr:
-            for s in range(4):
-                if cnt[s * 13 + wr - 1] > reserved[s]:
-                    pool |= 1 << (s * 13 + wr - 1)
-
-        def leaf(sets_u, s3):
-            nonlocal found
-            budget = W - sets_u
-            states = {(0, 0, 0, 0): _NONE}
-            for s in range(4):
-                v = sp.vecs[s]
-                n = sum(v)
-                if not n:
-                    continue
-                tb = _drop_table(tuple(v), budget if budget < 2 * n else 2 * n, tan)
-                if not tb:
-                    return
-                shift = 13 * s
-                new: dict = {}
-                for (u, a, b, t), y in states.items():
-                    ynone = y & _NONE
-                    for (u2, a2, b2, t2), x in tb.items():
-                        uu = u + u2
-                        if uu > budget:
-                            continue
-                        # at most one card out over the suits: a drop here needs none before
-                        val = ((x & 0x1FFF) << shift) | (_NONE if x & _SUIT_NONE else 0) \
-                            if ynone else 0
-                        if x & _SUIT_NONE:
-                            val |= y
-                        if not val:
-                            continue
-                        aa = a + a2
-                        bb = b + b2
-                        tt = t + t2
-                        key = (uu, aa if aa < 2 else 2, bb if bb < 2 else 2, tt if tt < 2 else 2)
-                        new[key] = new.get(key, 0) | val
-                if not new:
-                    return
-                states = new
-            for (u, a, b, t), y in states.items():
-                left = budget - u
-                d = y & ~_NONE & ~found
-                if d and _declare_ok(a, b, t, left, s3, four):
-                    found |= d
-                if (y & _NONE and pool & ~found and left >= 1
-                        and _declare_ok(a, b, t, left - 1, s3, four)):
-                    found |= pool
-
-        tables, mults = _fill_bounds(sp.vecs, [rk - 1 for rk, _ in ranks], tan)
-
-        def dfs(j, sets_u, s3, codes):
-            if sets_u + _fill_need(tables, j, codes, True) > W:
-                return False  # no leaf below has the wild cards, whatever card is out
-            if j == nr:
-                leaf(sets_u, s3)
-                return found == have
-            rk, opts = ranks[j]
-            mult = mults[j]
-            for used, w, os3, masks in opts:
-                if sets_u + w > W:
-                    continue
-                if masks:
-                    for s in range(4):
-                        sp.vecs[s][rk - 1] -= used[s]
-                    done = dfs(j + 1, sets_u + w, s3 + os3, _next_codes(codes, mult, used))
-                    for s in range(4):
-                        sp.vecs[s][rk - 1] += used[s]
-                else:
-                    done = dfs(j + 1, sets_u, s3, _next_codes(codes, mult, used))
-                if done:
-                    return True
-            return False
-
-        if dfs(0, 0, 0, (0, 0, 0, 0)):
+        if _discards_in_split(_Split(cnt, wr, reserved, four), cnt, wr, tan, four, have, acc):
             break
-    return found
+    return acc[0]
+
+
+def _wild_pool_bits(cnt: list, wr: int, reserved: tuple) -> int:
+    """The wild types in the pool of a split, as card bits: leaving out any one of them leaves
+    the same pool less one."""
+    pool = 1 << JOKER if cnt[JOKER] else 0
+    if wr:
+        for s in range(4):
+            if cnt[s * 13 + wr - 1] > reserved[s]:
+                pool |= 1 << (s * 13 + wr - 1)
+    return pool
+
+
+def _drop_states(sp: _Split, budget: int, tan: bool):
+    """The drop tables of the suits (:func:`_drop_table`) combined under ``budget`` wild cards,
+    at most one card out over all of them: dict ``(u, a, b, t) -> tags`` (card bits of the
+    card out, ``_NONE`` for none), or None when some suit cannot be covered."""
+    states = {(0, 0, 0, 0): _NONE}
+    for s in range(4):
+        v = sp.vecs[s]
+        n = sum(v)
+        if not n:
+            continue
+        tb = _drop_table(tuple(v), budget if budget < 2 * n else 2 * n, tan)
+        if not tb:
+            return None
+        shift = 13 * s  # a suit's rank bits become card bits of that suit
+        new: dict = {}
+        for (u, a, b, t), y in states.items():
+            ynone = y & _NONE
+            for (u2, a2, b2, t2), x in tb.items():
+                uu = u + u2
+                if uu > budget:
+                    continue
+                # at most one card out over the suits: a drop here needs none before
+                val = ((x & _SUIT_RANKS) << shift) | (_NONE if x & _SUIT_NONE else 0) \
+                    if ynone else 0
+                if x & _SUIT_NONE:
+                    val |= y
+                if not val:
+                    continue
+                aa = a + a2
+                bb = b + b2
+                tt = t + t2
+                key = (uu, aa if aa < 2 else 2, bb if bb < 2 else 2, tt if tt < 2 else 2)
+                new[key] = new.get(key, 0) | val
+        if not new:
+            return None
+        states = new
+    return states
+
+
+def _discards_in_split(sp: _Split, cnt: list, wr: int, tan: bool, four: bool, have: int,
+                       acc: list) -> bool:
+    """:func:`_search_discards` for one split of the wild-rank naturals: a branch and bound
+    over the set choices of each rank, adding to ``acc[0]`` the discards each leaf finds.
+    True once every card type of the hand (``have``) is found."""
+    W = sp.W
+    ranks = sp.ranks
+    nr = len(ranks)
+    pool = _wild_pool_bits(cnt, wr, sp.reserved)
+
+    def leaf(sets_u, s3):
+        budget = W - sets_u
+        states = _drop_states(sp, budget, tan)
+        if states is None:
+            return
+        found = acc[0]
+        for (u, a, b, t), y in states.items():
+            left = budget - u
+            d = y & ~_NONE & ~found
+            if d and _declare_ok(a, b, t, left, s3, four):
+                found |= d
+            if (y & _NONE and pool & ~found and left >= 1
+                    and _declare_ok(a, b, t, left - 1, s3, four)):
+                found |= pool
+        acc[0] = found
+
+    tables, mults = _fill_bounds(sp.vecs, [rk - 1 for rk, _ in ranks], tan)
+
+    def dfs(j, sets_u, s3, codes):
+        if sets_u + _fill_need(tables, j, codes, True) > W:
+            return False  # no leaf below has the wild cards, whatever card is out
+        if j == nr:
+            leaf(sets_u, s3)
+            return acc[0] == have
+        rk, opts = ranks[j]
+        mult = mults[j]
+        for used, w, os3, masks in opts:
+            if sets_u + w > W:
+                continue
+            if masks:
+                for s in range(4):
+                    sp.vecs[s][rk - 1] -= used[s]
+                done = dfs(j + 1, sets_u + w, s3 + os3, _next_codes(codes, mult, used))
+                for s in range(4):
+                    sp.vecs[s][rk - 1] += used[s]
+            else:
+                done = dfs(j + 1, sets_u, s3, _next_codes(codes, mult, used))
+            if done:
+                return True
+        return False
+
+    return dfs(0, 0, 0, (0, 0, 0, 0))
 
 
 @lru_cache(maxsize=1 << 15)
