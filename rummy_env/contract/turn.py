@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 Action = tuple
 
+#: The joker room of a set with no size limit: more than any hand holds.
+_UNBOUNDED = 1 << 20
+
 
 def _owed_after(owed: int, a: Action) -> int:
     """Freed jokers still to lay off after lay-off or swap ``a`` (CR-8): a swap frees one, a
@@ -290,7 +293,7 @@ def joker_room(state: ContractState, table: Sequence[TableMeld]) -> int:
         elif rules.set_max is not None:
             r = rules.set_max - len(m.cards)
         else:
-            r = 1 << 20
+            r = _UNBOUNDED
         if rules.set_max is not None and m.kind == "set":
             r = min(r, rules.set_max - len(m.cards))
         if lim is not None:

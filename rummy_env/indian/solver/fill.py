@@ -33,6 +33,10 @@ _SUIT_FILL: dict = {}
 _SUIT_FILL_LIMIT = 1 << 15
 _FILL: dict = {}
 _FILL_LIMIT = 1 << 12
+#: Bits of one digit of a set-choice code of :func:`_fill_table`: the naturals (0..3) of one
+#: rank taken into sets, a base-4 digit.
+_DIGIT_BITS = 2
+_DIGIT_BASE = 1 << _DIGIT_BITS
 
 
 def _trim(lst: list) -> tuple:
@@ -149,17 +153,18 @@ def _fill_table(vec: bytes, rks: tuple, tan: bool) -> list:
         code = 0
         for rk, x in zip(rks, xs):
             v[rk] = vec[rk] - x
-            code = code * 4 + x
+            code = (code << _DIGIT_BITS) + x
         last[code] = _suit_fill(bytes(v), tan)
     levels = [last]
     for _ in rks:
         up: dict = {}
         for code, (a, b) in levels[-1].items():
-            o = up.get(code >> 2)
+            parent = code >> _DIGIT_BITS  # the code less its last choice
+            o = up.get(parent)
             if o is None:
-                up[code >> 2] = (a, b)
+                up[parent] = (a, b)
             elif a < o[0] or b < o[1]:
-                up[code >> 2] = (min(a, o[0]), min(b, o[1]))
+                up[parent] = (min(a, o[0]), min(b, o[1]))
         levels.append(up)
     levels.reverse()
     _FILL[key] = levels
@@ -200,8 +205,9 @@ def _fill_bounds(vecs: list, rks: list, tan: bool) -> tuple[list, list]:
                 depth += 1
         row.append(levels[depth])
         tables.append(row)
-    mults = [(4 if vecs[0][rk] else 1, 4 if vecs[1][rk] else 1, 4 if vecs[2][rk] else 1,
-              4 if vecs[3][rk] else 1) for rk in rks]
+    base = _DIGIT_BASE
+    mults = [(base if vecs[0][rk] else 1, base if vecs[1][rk] else 1,
+              base if vecs[2][rk] else 1, base if vecs[3][rk] else 1) for rk in rks]
     return tables, mults
 
 
