@@ -21,6 +21,7 @@ import pathlib
 import re
 import sys
 import textwrap
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
@@ -225,10 +226,7 @@ def _cell(text: str) -> str:
 
 def variant_page(name: str) -> str:
     """The generated page of variant ``name`` (``docs/variants/<name>.md``)."""
-    import inspect
-
     import rummy_env
-    from rummy_env.envs.base import RummyAECEnv
 
     module = _module(name)
     mod = importlib.import_module(f"rummy_env.envs.{module}")
@@ -236,16 +234,29 @@ def variant_page(name: str) -> str:
     env = rummy_env.make(name)
     r = env.rules
     n = env.num_players
+    counts = range(r.min_players, r.max_players + 1)
+    envs = {k: (env if k == n else rummy_env.make(name, num_players=k)) for k in counts}
+    lines = _page_header(name, module, parts, env)
+    lines += _page_spaces(env, envs)
+    lines += _page_arguments(name, module, env)
+    lines += _page_rules(env, parts)
+    return "\n".join(lines)
+
+
+def _page_header(name: str, module: str, parts: dict[str, str], env: Any) -> list[str]:
+    """A variant page's title, its summary table and the docstring's summary."""
+    import rummy_env
+
+    r = env.rules
+    n = env.num_players
     version = module.rsplit("_v", 1)[1]
     title = parts["title"].split(" (")[0]
     section = re.search(r"RULES section (\d+)", parts["title"])
     ids = re.search(r"RULES section \d+, ([^)]*)\)", parts["title"])
     obs_space = env.observation_space(env.possible_agents[0])["observation"]
-    counts = range(r.min_players, r.max_players + 1)
-    envs = {k: (env if k == n else rummy_env.make(name, num_players=k)) for k in counts}
     rules_link = (f"[section {section.group(1)}]({RULES_DOC}#section-{section.group(1)})"
                   if section else f"[rules]({RULES_DOC})")
-    lines = [
+    return [
         f"# {title}",
         "",
         _GENERATED.format(module=module),
@@ -274,6 +285,13 @@ def variant_page(name: str) -> str:
         "",
         _md(parts["summary"]),
         "",
+    ]
+
+
+def _page_spaces(env: Any, envs: dict[int, Any]) -> list[str]:
+    """A variant page's sizes by player count, observation space, mask and action space."""
+    n = env.num_players
+    return [
         "## Sizes by player count",
         "",
         "Every agent has the same spaces; their sizes follow the player count:",
@@ -312,6 +330,17 @@ def variant_page(name: str) -> str:
         "",
         env.layout.table(),
         "",
+    ]
+
+
+def _page_arguments(name: str, module: str, env: Any) -> list[str]:
+    """A variant page's table of environment arguments."""
+    import inspect
+
+    from rummy_env.envs.base import RummyAECEnv
+
+    n = env.num_players
+    lines = [
         "## Arguments",
         "",
         f"`rummy_env.make(\"{name}\", **options)` or `{module}.env(**options)`; a bad name or "
@@ -328,8 +357,14 @@ def variant_page(name: str) -> str:
         default = f"`{p.default!r}`" if p.default is not None or p.name != "num_players" else (
             f"`None` ({n})")
         lines.append(f"| `{p.name}` | {default} | {_cell(params.get(p.name, ''))} |")
+    return lines
+
+
+def _page_rules(env: Any, parts: dict[str, str]) -> list[str]:
+    """A variant page's rule fields, rewards, rule decisions and version history."""
+    r = env.rules
     fields = _field_table(type(r).__doc__ or "")
-    lines += [
+    return [
         "",
         f"Rule fields of `{type(r).__name__}` (a house rule is an override by name; the "
         "defaults are this variant's preset):",
@@ -356,7 +391,6 @@ def variant_page(name: str) -> str:
         _md(parts["history"]),
         "",
     ]
-    return "\n".join(lines)
 
 
 def variants_index() -> str:

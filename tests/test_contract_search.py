@@ -1,4 +1,4 @@
-"""The contract search's shortcuts (``rummy_env.contract.melds``).
+"""The contract search's shortcuts (``rummy_env.contract.contract_search``).
 
 The joker lower bound refutes hands before the search and prunes inside it, so it must never
 exceed what a completion really needs; where the bound is exact, a combination whose melds each
@@ -15,7 +15,7 @@ import random
 import pytest
 
 from rummy_env.cards import JOKER
-from rummy_env.contract import melds
+from rummy_env.contract import contract_search
 from rummy_env.contract.melds import ContractContext, contract_options, joker_lower_bound
 from rummy_env.contract.rules import PRESETS
 
@@ -77,7 +77,7 @@ def test_shortcuts_never_change_the_contract_options(variant, monkeypatch):
             without = contract_options(hand, reqs, ctx, (), must_cover, bound=False)
             assert with_bound.keys() == without.keys(), (variant, deal, hand, must_cover)
             with monkeypatch.context() as m:  # every combination goes through allocate()
-                m.setattr(melds, "_own_naturals", lambda *args: False)
+                m.setattr(contract_search, "_own_naturals", lambda *args: False)
                 filled = contract_options(hand, reqs, ctx, (), must_cover)
             assert filled.keys() == without.keys(), (variant, deal, hand, must_cover)
             # SP-4's yes/no question stops at the first completion: the same answer, and

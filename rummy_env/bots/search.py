@@ -1,37 +1,12 @@
 """A determinized Monte Carlo search bot for every rules family.
 
-:class:`SearchBot` decides like this, at every decision with more than one legal action:
-
-1. It reads its seat's information from the view (``view.information()``: the public record
-   and its own hand, nothing hidden, :func:`rummy_env.worlds.information`) and samples up to
-   ``worlds`` (K) worlds from it: the cards it cannot see dealt uniformly at random
-   (:func:`rummy_env.worlds.sample_state`).
-2. In every world it tries every legal action, then plays the world on with the rollout policy
-   for every seat (``rollout``: ``"greedy"``, the family's :class:`~rummy_env.bots.GreedyBot`,
-   by default; ``"random"``; or any :class:`RolloutPolicy`) to the end of the deal, or for
-   ``horizon`` (H) steps and then a cheap evaluation (every hand counted as if the deal ended
-   now: contract and Indian penalty points, gin deadwood, manipulation hand scores). All
-   actions of one world share the world and its chance events (common random numbers), so
-   their differences are not drowned in the deal's luck.
-3. It plays the action with the best mean value over the worlds, the value being the seat's
-   score change minus the mean of the other seats' (the measure of a duplicate evaluation),
-   but only when that action beats the rollout policy's own choice with confidence: the mean
-   of its paired differences (world by world) must exceed ``margin`` by ``confidence``
-   standard errors; otherwise the policy's choice is played. A deal's outcome varies by tens of
-   points between worlds, so with a handful of worlds most differences are noise, and playing
-   the best raw mean loses to the policy it should improve on (measured at Gin Rummy: 22
-   points per deal worse than greedy with K=8); the test keeps the improvements that the worlds
-   agree on. Rollout policies that are not bots (random) have no choice of their own: the best
-   mean is played.
-
-A ``time_budget`` (seconds per decision) stops sampling worlds once it is spent (always at least
-one world); without one the bot is deterministic under its seed: the same seed and the same
-views give the same actions. Rollouts run on the engine states (``clone``, ``legal_actions``,
-``apply``), never through the PettingZoo layer and without action masks; the greedy rollout
-policy hands the family's greedy bot the acting seat's view, whose observation the engine's
-encoder builds only if that bot reads it (the manipulation bot never does), and the random one
-builds nothing. The bot never sees another hand or the stock: only its view and the
-information the view carries.
+:class:`SearchBot` samples worlds consistent with its seat's information (its view only),
+tries every legal action in each with rollouts of the family's greedy bot (or another rollout
+policy) to the end of the deal or a horizon, and plays the action with the best mean value only
+when it beats the rollout policy's own choice with confidence (paired differences over the
+worlds); otherwise the policy's choice. ``time_budget`` bounds the time per decision; without
+it the bot is deterministic under its seed. How it decides, and why the confidence test, is in
+``docs/solvers.md`` (section "Search bot").
 """
 
 from __future__ import annotations

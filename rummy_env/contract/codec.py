@@ -215,11 +215,26 @@ class ContractEncoder:
         "hand_size" to "turn" as one float list (seat rows are the absolute lists rotated to
         start at the observer), precomputed one-hots, and the table block cached on the state.
         """
+        buf = np.zeros(self.size, dtype=np.float32)
+        self._write_seats(buf, st, seat)
+        self._write_turn(buf, st, seat)
+        self._write_pile(buf, st, seat)
+        if st.table:
+            # The table changes only on melds, lay-offs and swaps: its block is cached per
+            # (table version, viewer) on the state, which clears the cache on every change.
+            key = ("obs", seat)
+            block = st.table_cache.get(key)
+            if block is None:
+                block = st.table_cache[key] = self._table_block(st, seat)
+            buf[self._table_start:] = block
+        return buf
+
+    def _write_seats(self, buf: np.ndarray, st: ContractState, seat: int) -> None:
+        """"hand" and "known" as one run of bytes, then the pieces from "hand_size" to "turn"
+        as one float list (seat rows rotated to start at the observer)."""
         n = self._n
-        o = self._off
         hands = st.hands
         known = st.known
-        buf = np.zeros(self.size, dtype=np.float32)
         rows = [bytes(hands[seat])]
         rows += [bytes(known[p]) for p in self._rel[seat]]
         buf[:self._hk_end] = np.frombuffer(b"".join(rows), dtype=np.uint8)
@@ -239,13 +254,20 @@ class ContractEncoder:
         head += [st.contract_left is not None, st.jokers_owed,
                  phase == PLAY and st._can_layoff_now(st.to_move), st.turn_number / 100.0]
         buf[self._head:self._head_end] = head
+
+    def _write_turn(self, buf: np.ndarray, st: ContractState, seat: int) -> None:
+        """This turn's pieces: SP-4's dug and taken cards, claims left, PR-6's pennies, the
+        SH-6a announcement and an open claim window."""
+        n = self._n
+        o = self._off
+        phase = st.phase
         if st.obligation >= 0:
             buf[o["obligation"] + st.obligation] = 1
         if st.forbidden >= 0:
             buf[o["forbidden"] + st.forbidden] = 1
         if self._claims_left is not None:
             lim = self.game.rules.claim_limit(st.deal) or 0
-            left = [max(0, lim - c) / self._max_claims for c in claims]
+            left = [max(0, lim - c) / self._max_claims for c in st.claims_used]
             start = self._claims_left
             buf[start:start + n] = left[seat:] + left[:seat]
         if self._kitty is not None:
@@ -257,6 +279,12 @@ class ContractEncoder:
             buf[o["claim"]] = st.claim_queue[0] == seat
             if st.last_claimer >= 0:
                 buf[o["claim"] + 1 + (st.last_claimer - seat) % n] = 1
+
+    def _write_pile(self, buf: np.ndarray, st: ContractState, seat: int) -> None:
+        """The stock and pile sizes, the top discard and who made it, the pile's counts and
+        (with digging, SP-4) its order from the top."""
+        n = self._n
+        o = self._off
         pile = st.discard
         total = self._total
         buf[self._sizes:self._sizes + 2] = (len(st.stock) / total, len(pile) / total)
@@ -274,15 +302,6 @@ class ContractEncoder:
                 k = len(pile) - 1
                 for d in range(min(len(pile), self._max_order)):
                     buf[start + d * NUM_TYPES + pile[k - d]] = 1
-        if st.table:
-            # The table changes only on melds, lay-offs and swaps: its block is cached per
-            # (table version, viewer) on the state, which clears the cache on every change.
-            key = ("obs", seat)
-            block = st.table_cache.get(key)
-            if block is None:
-                block = st.table_cache[key] = self._table_block(st, seat)
-            buf[self._table_start:] = block
-        return buf
 
     def _table_block(self, st: ContractState, seat: int) -> np.ndarray:
         """The table pieces seen from ``seat``: what every seat sees (kinds, cards) is built

@@ -57,6 +57,7 @@ import numpy as np
 
 from rummy_env.cards import JOKER, NUM_TYPES, card_str
 from rummy_env.contract.melds import TableMeld, req_for_shape, shape_of
+from rummy_env.contract.rules import ContractRules
 from rummy_env.contract.state import CALL, CLAIM, DRAW, PHASES, PLAY, ContractGame, ContractState
 # The writer lives with the state, so that the state never imports this module (the reader);
 # re-exported under its old name.
@@ -116,7 +117,24 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         st.scores = int_list(d["scores"], n, "scores")
 
     placed = [0] * NUM_TYPES
-    hand_size = rules.hand_sizes[st.deal - 1]
+    to_deal = _load_hands(st, d, placed)
+    st.table = _load_table(d, rules, n, placed)
+    _load_piles(st, game, d, placed, to_deal, rng)
+    _load_seats(st, d)
+    st.deals_played = int(d.get("deals_played", st.deal - 1))
+    _load_turn(st, d.get("turn", {}), n)
+    st.phase = phase
+    _check_turn(st, phase)
+    _check_phase(st, game, phase)
+    if verify:
+        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False),
+                     live=phase in (DRAW, PLAY, CLAIM, CALL))
+    return st
+
+
+def _load_hands(st: ContractState, d: dict[str, Any], placed: list[int]) -> list[int]:
+    """The hands given (counted in ``placed``); returns the seats whose hands are to deal."""
+    n = st.n
     hv = d.get("hands")
     to_deal = list(range(n)) if hv is None else [s for s in range(n) if hv[s] is None]
     for s in range(n):
@@ -124,6 +142,12 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
             for t in cards_at(hv[s], f"hands[{s}]"):
                 st.hands[s][t] += 1
                 placed[t] += 1
+    return to_deal
+
+
+def _load_table(d: dict[str, Any], rules: ContractRules, n: int,
+                placed: list[int]) -> list[TableMeld]:
+    """The table melds, each a valid set or run under the rules (counted in ``placed``)."""
     table: list[TableMeld] = []
     if not isinstance(d.get("table", []), (list, tuple)):
         raise ScenarioError("scenario table must be a list of melds")
@@ -155,7 +179,15 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         table.append(tm)
         for t in cards:
             placed[t] += 1
-    st.table = table
+    return table
+
+
+def _load_piles(st: ContractState, game: ContractGame, d: dict[str, Any], placed: list[int],
+                to_deal: list[int], rng: np.random.Generator) -> None:
+    """The discard pile and the stock: the cards given, then the unplaced cards shuffled by
+    ``rng``, from which the hands not given are dealt first."""
+    rules, n = game.rules, game.num_players
+    hand_size = rules.hand_sizes[st.deal - 1]
     discard = cards_at(d.get("discard", []), "discard") if "discard" in d else None
     stock_top = cards_at(d.get("stock", []), "stock")
     for t in stock_top:
@@ -190,11 +222,15 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         st.discarder = [-1] * len(discard)
         if len(discard) > 1:
             st.discarder[-1] = (st.to_move - 1) % n
+
+
+def _load_seats(st: ContractState, d: dict[str, Any]) -> None:
+    """Who has melded (every table meld's owner has, CR-5), and the per-seat counters."""
+    n, table = st.n, st.table
     melded = d.get("melded", sorted({m.owner for m in table}))
     for s in melded:
         st.melded[seat_at(s, n, "melded[]")] = True
-    turn = d.get("turn", {})
-    in_progress = turn.get("contract_left") is not None
+    in_progress = d.get("turn", {}).get("contract_left") is not None
     for m in table:
         # A contract being laid this turn (turn.contract_left) puts melds down before the
         # seat counts as melded.
@@ -214,10 +250,12 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
                 raise ScenarioError(f"scenario known[{s}] lists cards that hand {s} does not hold")
     if "deal_delta" in d:
         st.deal_delta = int_list(d["deal_delta"], n, "deal_delta")
-    st.deals_played = int(d.get("deals_played", st.deal - 1))
-    _load_turn(st, turn, n)
-    st.phase = phase
-    _check_turn(st, phase)
+
+
+def _check_phase(st: ContractState, game: ContractGame, phase: str) -> None:
+    """The phase must be one play can reach with these cards: a claim or call window with
+    seats to ask (C-8, CR-7, SH-6), every card once, a draw the stock can supply (CR-11)."""
+    rules, n = game.rules, game.num_players
     if phase == "claim":
         if not rules.may_i:
             raise ScenarioError(f"scenario phase 'claim' but {rules.name} has no May I? claims")
@@ -235,8 +273,6 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
                             "discard that was announced")
     if not -1 <= st.last_claimer < n:
         raise ScenarioError(f"scenario turn.last_claimer={st.last_claimer} must be -1 or a seat")
-    if phase == "play" and "hands" in d and "turn" not in d:
-        pass  # a play-phase scenario: the player to move has drawn already
     if sum(st.zone_counts()) != game.total_cards:
         raise ScenarioError("scenario does not hold every card of the packs exactly once")
     if phase == "claim":
@@ -250,10 +286,6 @@ def state_from_dict(game: ContractGame, d: dict[str, Any], rng: np.random.Genera
         raise ScenarioError(
             "scenario phase 'draw' with an empty stock and at most one discard: nothing can be "
             "reshuffled (C-7), so the deal ended before this turn (CR-11)")
-    if verify:
-        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False),
-                     live=phase in (DRAW, PLAY, CLAIM, CALL))
-    return st
 
 
 def _load_turn(st: ContractState, turn: dict[str, Any], n: int) -> None:
@@ -282,9 +314,21 @@ def _check_turn(st: ContractState, phase: str) -> None:
     """The turn data must be what play can reach in ``phase`` (issue 16: inconsistent
     ``contract_left``, ``jokers_owed`` or ``obligation`` left the actor without a move a few
     steps later, or named shapes the action table does not have)."""
-    rules, n, seat = st.rules, st.n, st.to_move
-    hand = st.hands[seat]
-    for s in range(n):
+    _check_melded_turns(st)
+    _check_contract_progress(st, phase)
+    _check_turn_flags(st, phase)
+    if phase not in (CLAIM, CALL) and st.claim_queue:
+        raise ScenarioError("scenario turn.claim_queue is only for phases 'claim' and 'call'")
+    if phase in (CLAIM, CALL) and len(set(st.claim_queue)) != len(st.claim_queue):
+        raise ScenarioError("scenario turn.claim_queue lists a seat twice")
+    if st.went_out >= 0 and (not st.is_deal_over or st.hand_size(st.went_out)):
+        raise ScenarioError(f"scenario turn.went_out={st.went_out}: set only once the deal is "
+                            "over, for a seat with an empty hand")
+
+
+def _check_melded_turns(st: ContractState) -> None:
+    """``melded_turn`` is the turn a seat met its contract, -1 for a seat that has not."""
+    for s in range(st.n):
         mt = st.melded_turn[s]
         if st.melded[s] and not 0 <= mt <= st.turn_number:
             raise ScenarioError(f"scenario turn.melded_turn[{s}]={mt}: seat {s} has melded, so "
@@ -292,7 +336,11 @@ def _check_turn(st: ContractState, phase: str) -> None:
         if not st.melded[s] and mt != -1:
             raise ScenarioError(f"scenario turn.melded_turn[{s}]={mt} but seat {s} has not "
                                 "melded (-1)")
-    # Contract progress (CR-5): melds of to_move's contract laid this turn, the rest to lay.
+
+
+def _check_contract_progress(st: ContractState, phase: str) -> None:
+    """Contract progress (CR-5): melds of to_move's contract laid this turn, the rest to lay."""
+    rules, seat = st.rules, st.to_move
     if st.contract_left is None:
         if st.contract_laid:
             raise ScenarioError("scenario turn.contract_laid without turn.contract_left: the "
@@ -322,7 +370,13 @@ def _check_turn(st: ContractState, phase: str) -> None:
         if mine != sorted(st.contract_laid):
             raise ScenarioError("scenario turn.contract_laid must be the shapes of to_move's "
                                 f"table melds ({[list(x) for x in mine]}), laid this turn")
-    # The rest is this turn's data (CR-8's freed jokers, SP-4's dug and taken cards): clear at
+
+
+def _check_turn_flags(st: ContractState, phase: str) -> None:
+    """This turn's data (CR-8's freed jokers, SP-4's dug and taken cards)."""
+    rules, seat = st.rules, st.to_move
+    hand = st.hands[seat]
+    # This turn's data (CR-8's freed jokers, SP-4's dug and taken cards): clear at
     # the start of a turn (draw, claim), checked against the hand in play, and left as the
     # turn ended it in a Shanghai call window or once the deal is over (the engine clears it
     # only when the next turn begins).
@@ -344,13 +398,6 @@ def _check_turn(st: ContractState, phase: str) -> None:
         if st.obligation >= 0 and not hand[st.obligation]:
             raise ScenarioError(f"scenario turn.obligation={card_str(st.obligation)} is not in "
                                 f"the hand of player_{seat}")
-    if phase not in (CLAIM, CALL) and st.claim_queue:
-        raise ScenarioError("scenario turn.claim_queue is only for phases 'claim' and 'call'")
-    if phase in (CLAIM, CALL) and len(set(st.claim_queue)) != len(st.claim_queue):
-        raise ScenarioError("scenario turn.claim_queue lists a seat twice")
-    if st.went_out >= 0 and (not st.is_deal_over or st.hand_size(st.went_out)):
-        raise ScenarioError(f"scenario turn.went_out={st.went_out}: set only once the deal is "
-                            "over, for a seat with an empty hand")
 
 
 def _shape_ok(sh: tuple) -> bool:

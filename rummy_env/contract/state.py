@@ -49,18 +49,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import numpy as np
 
 from rummy_env.cards import (
-    JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list, rank_of, suit_of,
+    JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list,
 )
+from rummy_env.contract import turn
 from rummy_env.contract.melds import (
-    ContractContext, Shape, TableMeld, allocate, apply_layoff, combo_fills, contract_options,
-    iter_shapes, whole_hand_refuted,
-    joker_layoff_stand, joker_lower_bound, layoff_natural_pos, pos_type, req_for_shape,
+    ContractContext, Shape, TableMeld, allocate,
+    iter_shapes,
+    joker_lower_bound, pos_type, req_for_shape,
     shape_cards,
 )
 from rummy_env.contract.rules import ContractRules
@@ -70,11 +70,6 @@ from rummy_env.phases import PhaseEnum
 
 Action = tuple
 
-
-def _owed_after(owed: int, a: Action) -> int:
-    """Freed jokers still to lay off after lay-off or swap ``a`` (CR-8): a swap frees one, a
-    joker laid off while some are owed settles one."""
-    return owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
 
 class Phase(PhaseEnum):
     """The phases of a contract-family deal (module docstring); each equals its string."""
@@ -398,451 +393,29 @@ class ContractState(StateBase):
             return False
         return self._can_place(hand, deep, self.table)
 
-    def _can_layoff_now(self, seat: int) -> bool:
-        return self.melded[seat] and (
-            self.rules.layoff_same_turn or self.melded_turn[seat] < self.turn_number
-            or self._emptying_turn(seat)
-        )
-
-    def _emptying_turn(self, seat: int) -> bool:
-        """SH-1: ``seat`` met a whole-hand deal's contract on this turn with cards left, which
-        it must now lay off, every one, with no discard."""
-        return (self.melded[seat] and self.melded_turn[seat] == self.turn_number
-                and self.contract_ctx().layoffs)
-
-    def _can_swap_now(self, seat: int) -> bool:
-        return self.rules.joker_swap and self.melded[seat] and self.melded_turn[seat] < self.turn_number
-
-    def _contract_reqs(self) -> list[tuple[str, int]]:
-        """The contract melds still to lay this deal, as ``(kind, minimum size)``."""
-        if self.contract_left is not None:
-            return self.contract_left
-        c = self.rules.contracts[self.deal - 1]
-        return [("set", s) for s in c.sets] + [("run", s) for s in c.runs]
-
-    def _contract_opts(self, hand: Sequence[int], must_cover: int = -1, any_one: bool = False,
-                       ) -> dict[Shape, tuple[Shape, ...]]:
-        """The contract meld options of ``hand`` (:func:`contract_options`, over the hand views
-        of PR-5's wild 2s), recording the view each shape is filled from (``_views``).
-        ``any_one``: only whether there is one (SP-4's dig test): the search stops at its first
-        completion and ``_views`` is left as it was."""
-        ctx = self.contract_ctx()
-        reqs = self._contract_reqs()
-        # TP-3 (no going out by discarding): a completion must leave one card that lays off
-        one_left = (None if self.rules.go_out_by_discard
-                    else partial(self._one_left_after_contract, hand, whole_hand=ctx.whole_hand))
-        finish = None
-        if ctx.layoffs:
-            # SH-1 (``final_layoffs``: no wild ranks or digs, so the hand is physical cards).
-            # With no meld on the table (the usual final deal: a meld there ends it) every
-            # card must end in the three runs, so CR-13's cheap refusals still decide most hands.
-            if not self.table and whole_hand_refuted(hand, reqs):
-                if not any_one:
-                    self._views, self._fills = {}, {}
-                return {}
-            fills: dict[tuple[Shape, ...], list[tuple[list[int], list[int]]]] = {}
-            finish = partial(self._empties_after_contract, hand, fills, {})
-            one_left = None  # an emptied hand leaves no card alone (TP-3)
-        if not self.rules.wild_ranks:
-            opts = contract_options(hand, reqs, ctx, self.contract_laid, must_cover, one_left,
-                                    any_one=any_one, finish=finish)
-            if not any_one:
-                self._views = {}
-                self._fills = fills if finish is not None else {}
-            return opts
-        # PR-5: a wild 2 is searched as a joker; where melds need a natural, a 2 may also be
-        # kept as a natural of its own slot, so every such split of the 2s is searched.
-        out: dict[Shape, tuple[Shape, ...]] = {}
-        views: dict[Shape, list[int]] = {}
-        for view in self._hand_views(hand):
-            for sh, combo in contract_options(view, reqs, ctx, self.contract_laid, must_cover,
-                                              one_left, any_one=any_one).items():
-                if sh not in out:
-                    out[sh], views[sh] = combo, view
-            if any_one and out:
-                return out
-        if not any_one:
-            self._views = views
-        return out
-
-    def _hand_views(self, hand: Sequence[int]) -> list[list[int]]:
-        """The hand as the contract search sees it: wild-rank cards (PR-5) counted as jokers.
-        Where melds need a natural, also every split keeping some of them as naturals."""
-        wild = [t for t in range(52) if hand[t] and self.rules.is_wild(t)]
-        if not wild:
-            return [list(hand)]
-        splits: list[list[int]] = [[]]
-        if self.rules.meld_needs_natural:
-            for t in wild:
-                splits = [x + [k] for x in splits for k in range(hand[t] + 1)]
-        else:
-            splits = [[0] * len(wild)]
-        views = []
-        for keep in splits:
-            v = list(hand)
-            for t, k in zip(wild, keep):
-                v[JOKER] += v[t] - k
-                v[t] = k
-            views.append(v)
-        return views
-
-    def _physical(self, hand: Sequence[int], view: Sequence[int], cards: list[int],
-                  stands: Sequence[int]) -> list[int]:
-        """The physical cards of a meld filled from a hand view: each joker slot gets a wild
-        card the view counted as a joker; a wild 2 goes first to its own slot (a natural
-        there), then to any slot, before a printed joker."""
-        pool = {t: hand[t] - view[t] for t in range(52) if hand[t] > view[t]}
-        out = list(cards)
-        for i, (c, st) in enumerate(zip(cards, stands)):
-            if c == JOKER and pool.get(st, 0) > 0:
-                pool[st] -= 1
-                out[i] = st
-        for i, c in enumerate(out):
-            if c == JOKER:
-                spare = [t for t, k in sorted(pool.items()) if k > 0]
-                if spare:
-                    pool[spare[0]] -= 1
-                    out[i] = spare[0]
-        return out
-
-    def _one_left_after_contract(self, hand: Sequence[int], combo: tuple[Shape, ...],
-                                 whole_hand: bool) -> bool:
-        """TP-3: can the completion ``combo`` be filled so that the one card it leaves in hand
-        can then be laid off (on the table or on the new melds)?"""
-        if not (self.rules.layoff_same_turn or whole_hand):
-            return False
-        for t in range(NUM_TYPES):
-            if not hand[t]:
-                continue
-            rest = list(hand)
-            rest[t] -= 1
-            fill = allocate(list(combo), rest, self.rules, whole_hand=True)
-            if fill is None:
-                continue
-            table = list(self.table)
-            for sh, (cards, stands) in zip(combo, fill):
-                if sh[0] == "set":
-                    table.append(TableMeld(-1, "set", sh[1], 0, 0, cards, stands))
-                else:
-                    table.append(TableMeld(-1, "run", sh[1], sh[2], sh[3], cards, stands))
-            one = [0] * NUM_TYPES
-            one[t] = 1
-            if self._layoffs(one, table):
-                return True
-        return False
-
-    def _empties_after_contract(
-        self, hand: Sequence[int], fills: dict[tuple[Shape, ...], list[tuple[list[int], list[int]]]],
-        memo: dict[tuple, bool], combo: tuple[Shape, ...],
-    ) -> bool:
-        """SH-1 with SH-4: can the runs ``combo`` be filled from ``hand`` so that every card
-        they leave is then laid off this turn (on the table or the new runs), emptying the
-        hand? The first fill that does is kept in ``fills`` for the meld to use."""
-        for fill in combo_fills(combo, hand, self.rules):
-            rest = list(hand)
-            table = [m.copy() for m in self.table]
-            for sh, (cards, stands) in zip(combo, fill):
-                for c in cards:
-                    rest[c] -= 1
-                table.append(TableMeld(-1, "run", sh[1], sh[2], sh[3], cards, stands))
-            if self._can_empty(rest, table, memo):
-                fills[combo] = fill
-                return True
-        return False
-
-    def _can_empty(self, hand: list[int], table: list[TableMeld], memo: dict[tuple, bool]
-                   ) -> bool:
-        """Can every card of ``hand`` be laid off on ``table``, one after another (SH-1's
-        meld turn: lay-offs only, CR-10, within SH-3's joker limit)? A search over lay-off
-        orders, memoised on the position; cheap refusals first: a natural with no meld of its
-        suit (a run) or rank (a set) on the table, or more jokers than the table has room for,
-        can never be laid off."""
-        if not any(hand):
-            return True
-        key = (tuple(hand), tuple((m.lo, m.hi, tuple(m.cards)) for m in table))
-        got = memo.get(key)
-        if got is not None:
-            return got
-        memo[key] = False
-        run_suits = {m.key for m in table if m.kind == "run"}
-        set_ranks = {m.key for m in table if m.kind == "set"}
-        ok = all(suit_of(t) in run_suits or rank_of(t) in set_ranks
-                 for t in range(52) if hand[t])
-        if ok and hand[JOKER] and self._joker_room(table) < hand[JOKER]:
-            ok = False
-        if ok:
-            tried = set()
-            for a in self._layoffs(hand, table):
-                h2, tb2 = list(hand), [m.copy() for m in table]
-                self._apply_place(h2, tb2, a)
-                k2 = (tuple(h2), tuple((m.lo, m.hi, tuple(m.cards)) for m in tb2))
-                if k2 in tried:
-                    continue
-                tried.add(k2)
-                if self._can_empty(h2, tb2, memo):
-                    memo[key] = True
-                    return True
-        return False
-
-    def _joker_room(self, table: Sequence[TableMeld]) -> int:
-        """How many jokers can be laid off on ``table``, one after another: per meld, the
-        open run positions or set places, capped by the per-meld joker limit (SH-3). Each
-        joker lay-off uses one unit, so this decides whether owed jokers can all be placed."""
-        rules = self.rules
-        lim = rules.max_jokers_per_meld
-        lowest = 1 if rules.aces_low else 2
-        room = 0
-        for m in table:
-            if m.kind == "run":
-                r = (m.lo - lowest) + (14 - m.hi)
-            elif rules.set_distinct_suits:
-                r = 4 - len(m.cards)
-            elif rules.set_max is not None:
-                r = rules.set_max - len(m.cards)
-            else:
-                r = 1 << 20
-            if rules.set_max is not None and m.kind == "set":
-                r = min(r, rules.set_max - len(m.cards))
-            if lim is not None:
-                r = min(r, lim - m.cards.count(JOKER))
-            room += max(0, r)
-        return room
-
-    def _layoffs_of(self, t: int) -> list[Action]:
-        """Every lay-off of one card of type ``t`` onto the table (SH-6: where a discard fits)."""
-        one = [0] * NUM_TYPES
-        one[t] = 1
-        return self._layoffs(one, self.table)
-
-    def _can_end_turn(self, hand: list[int], table: list[TableMeld], owed: int, seat: int,
-                      seen: dict[tuple, bool]) -> bool:
-        """TP-3: from this hand and table, with ``owed`` freed jokers still to lay off, can the
-        player end the turn: discard (two cards or more, nothing owed) or lay off and swap down
-        to an empty hand? A search over lay-offs and swaps, memoised; it ends because every
-        move takes a card from the hand or turns a table joker into a natural."""
-        size = sum(hand)
-        if size == 0 or (owed == 0 and size >= 2):
-            return True
-        if self._joker_room(table) < owed:
-            return False
-        key = (tuple(hand), tuple(tuple(m.cards) for m in table), owed)
-        if key in seen:
-            return seen[key]
-        seen[key] = False
-        moves = self._layoffs(hand, table)
-        if self._can_swap_now(seat):
-            moves += self._swaps(hand, table)
-        for a in moves:
-            h2, tb2 = list(hand), [m.copy() for m in table]
-            self._apply_place(h2, tb2, a)
-            owed2 = _owed_after(owed, a)
-            if self._can_end_turn(h2, tb2, owed2, seat, seen):
-                seen[key] = True
-                return True
-        return False
-
-    def _layoffs(self, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
-        """Every single lay-off from ``hand`` onto ``table`` (CR-10)."""
-        rules = self.rules
-        out: list[Action] = []
-        present = [t for t in range(52) if hand[t]]
-        if rules.wild_ranks:
-            wilds = [t for t in present if rules.is_wild(t)]
-            present = [t for t in present if not rules.is_wild(t)]
-            for mi, m in enumerate(table):
-                # PR-5: a wild 2 goes on a set, or on either end of a run (standing for the
-                # card there, itself if it is that card); ``low`` names the run's end.
-                for t in wilds:
-                    if m.kind == "set":
-                        if joker_layoff_stand(rules, m, 1) is not None:
-                            out.append(("lay_off", t, mi, False))
-                        continue
-                    if joker_layoff_stand(rules, m, 0) is not None:
-                        out.append(("lay_off", t, mi, True))
-                    if joker_layoff_stand(rules, m, 1) is not None:
-                        out.append(("lay_off", t, mi, False))
-        for mi, m in enumerate(table):
-            if m.kind == "set":
-                for t in present:
-                    if rank_of(t) == m.key and layoff_natural_pos(rules, m, t) is not None:
-                        out.append(("lay_off", t, mi, False))
-                if hand[JOKER] and joker_layoff_stand(rules, m, 1) is not None:
-                    out.append(("lay_off", JOKER, mi, False))
-            else:
-                for t in present:
-                    if suit_of(t) == m.key and layoff_natural_pos(rules, m, t) is not None:
-                        out.append(("lay_off", t, mi, False))
-                if hand[JOKER]:
-                    if joker_layoff_stand(rules, m, 0) is not None:
-                        out.append(("lay_off", JOKER, mi, True))
-                    if joker_layoff_stand(rules, m, 1) is not None:
-                        out.append(("lay_off", JOKER, mi, False))
-        return out
-
-    def _swaps(self, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
-        out: list[Action] = []
-        for mi, m in enumerate(table):
-            if m.kind != "run":
-                continue  # CR-8: jokers in sets are dead
-            seen = set()
-            for c, s in zip(m.cards, m.stands):
-                if c == JOKER and hand[s] and s not in seen:
-                    seen.add(s)
-                    out.append(("swap", s, mi))
-        return out
-
-    def _can_place(self, hand: Sequence[int], t: int, table: Sequence[TableMeld],
-                   owed: int = 0) -> bool:
-        """Can a card of type ``t`` reach the table this turn from ``hand`` (which holds it),
-        with ``owed`` freed jokers still to lay off, through lay-offs and swaps the play mask
-        offers (each keeps the turn able to end, :meth:`_turn_can_end`)? (SP-4 obligations.)
-        Only moves that can matter are tried: lay-offs on runs of ``t``'s suit and joker
-        swaps. The search ends: every move takes a card from the hand or turns a table joker
-        into a natural."""
-        return self._place_search(list(hand), t, [m.copy() for m in table], owed, set())
-
-    def _place_search(self, hand: list[int], t: int, table: list[TableMeld], owed: int,
-                      seen: set[tuple]) -> bool:
-        key = (tuple(hand), tuple(tuple(m.cards) for m in table), owed)
-        if key in seen:
-            return False
-        seen.add(key)
-        seat = self.to_move
-        acts = self._layoffs(hand, table)
-        if self._can_swap_now(seat):
-            acts += self._swaps(hand, table)
-        # the moves that place ``t`` first, then the others that may open a way for it
-        for a in sorted(acts, key=lambda a: a[1] != t):
-            if a[1] != t and a[0] == "lay_off":
-                m = table[a[2]]
-                if m.kind != "run" or m.key != suit_of(t) or t == JOKER:
-                    continue
-            h2 = list(hand)
-            tb2 = [m.copy() for m in table]
-            self._apply_place(h2, tb2, a)
-            owed2 = _owed_after(owed, a)
-            if not self._turn_can_end(h2, tb2, owed2, seat):
-                continue  # a step the mask does not offer (a dead end)
-            if a[1] == t or self._place_search(h2, t, tb2, owed2, seen):
-                return True
-        return False
-
-    def _turn_can_end(self, hand: list[int], table: list[TableMeld], owed: int,
-                      seat: int) -> bool:
-        """After a lay-off or swap, with ``owed`` freed jokers to lay off: can the player still
-        end the turn? The jokers need room on the table (CR-8, within SH-3's per-meld limit),
-        and where a player may not go out by discarding (TP-3) a card left alone must be able
-        to follow (:meth:`_can_end_turn`); otherwise a discard ends the turn."""
-        strict = not self.rules.go_out_by_discard
-        if owed == 0 and not (strict and sum(hand) == 1):
-            return True
-        if self._joker_room(table) < owed:
-            return False
-        return not strict or self._can_end_turn(hand, table, owed, seat, {})
-
-    def _apply_place(self, hand: list[int], table: list[TableMeld], a: Action) -> int:
-        """Apply a lay-off or swap to a hand and table; returns the card placed."""
-        rules = self.rules
-        if a[0] == "lay_off":
-            _, t, mi, low = a
-            m = table[mi]
-            if t != JOKER and rules.is_wild(t):
-                if m.kind == "set":
-                    stand = t if rank_of(t) == m.key else joker_layoff_stand(rules, m, 1)
-                    pos = 0
-                else:
-                    stand = joker_layoff_stand(rules, m, 0 if low else 1)
-                    pos = m.lo - 1 if low else m.hi + 1
-                assert stand is not None
-            elif t == JOKER:
-                stand = joker_layoff_stand(rules, m, 0 if low else 1)
-                assert stand is not None
-                pos = 0 if m.kind == "set" else (m.lo - 1 if low else m.hi + 1)
-            else:
-                p = layoff_natural_pos(rules, m, t)
-                assert p is not None
-                pos, stand = p, t
-            apply_layoff(m, t, stand, pos)
-            hand[t] -= 1
-            return t
-        _, t, mi = a
-        m = table[mi]
-        for i, (c, s) in enumerate(zip(m.cards, m.stands)):
-            if c == JOKER and s == t:
-                m.cards[i] = t
-                break
-        hand[t] -= 1
-        hand[JOKER] += 1
-        return t
-
-    def _legal_play(self) -> list[Action]:
-        seat = self.to_move
-        hand = self.hands[seat]
-        out: list[Action] = []
-        if self.contract_left is not None or not self.melded[seat]:
-            opts = self._contract_opts(hand, self.obligation)
-            self._opts = opts
-            out.extend(("meld", sh) for sh in opts)
-            if self.contract_left is not None:
-                return out  # a contract once started must be finished this turn
-        if self._emptying_turn(seat):
-            # SH-1: after the final deal's contract, only lay-offs that keep the whole hand
-            # layable this turn; no discard (and no swap: the contract was met this turn, CR-8).
-            memo: dict[tuple, bool] = {}
-            for a in self._layoffs(hand, self.table):
-                h2, tb2 = list(hand), [m.copy() for m in self.table]
-                self._apply_place(h2, tb2, a)
-                if self._can_empty(h2, tb2, memo):
-                    out.append(a)
-            return out
-        if self._can_layoff_now(seat):
-            cands = self._layoffs(hand, self.table)
-            if self._can_swap_now(seat):
-                # A swap is legal only if the freed joker (and any still owed) can then be
-                # laid off (CR-8, SH-3); the owed filter below checks that for every step.
-                cands += self._swaps(hand, self.table)
-            owed0 = self.jokers_owed
-            if self.obligation >= 0:
-                kept = []
-                for a in cands:
-                    if a[1] == self.obligation:
-                        kept.append(a)
-                        continue
-                    h2, tb2 = list(hand), [m.copy() for m in self.table]
-                    self._apply_place(h2, tb2, a)
-                    owed = _owed_after(owed0, a)
-                    if self._can_place(h2, self.obligation, tb2, owed):
-                        kept.append(a)
-                cands = kept
-            # No dead ends: after every step the player must still be able to end the turn
-            # (:meth:`_turn_can_end`: freed jokers laid off, TP-3's last card).
-            strict = not self.rules.go_out_by_discard
-            size = sum(hand)
-            kept = []
-            for a in cands:
-                owed = _owed_after(owed0, a)
-                left = size - (a[0] == "lay_off")
-                if owed == 0 and not (strict and left == 1):
-                    kept.append(a)  # nothing owed, a discard can follow: no copy needed
-                    continue
-                h2, tb2 = list(hand), [m.copy() for m in self.table]
-                self._apply_place(h2, tb2, a)
-                if self._turn_can_end(h2, tb2, owed, seat):
-                    kept.append(a)
-            cands = kept
-            out.extend(cands)
-        if self.jokers_owed == 0 and self.obligation < 0 and (
-            self.rules.go_out_by_discard or sum(hand) >= 2
-        ):
-            present = [t for t in range(NUM_TYPES) if hand[t]]
-            allowed = [t for t in present if t != self.forbidden] or present
-            out.extend(("discard", t) for t in allowed)
-            if self.rules.shanghai and sum(hand) >= 2:
-                # SH-6a: a discard that fits a table meld may be announced.
-                # (each type's lay-offs do not depend on the rest of the hand: one pass)
-                fits = {a[1] for a in self._layoffs(hand, self.table)}
-                out.extend(("announce", t) for t in allowed if t in fits)
-        return out
+    # ------------------------------------------------------------------ the play phase
+    # The play phase's legal moves and the searches behind them are functions of the state in
+    # contract/turn.py (issue 21); bound here as methods, so callers are unchanged.
+    _can_layoff_now = turn.can_layoff_now
+    _emptying_turn = turn.emptying_turn
+    _can_swap_now = turn.can_swap_now
+    _contract_reqs = turn.contract_reqs
+    _contract_opts = turn.contract_opts
+    _hand_views = turn.hand_views
+    _physical = turn.physical
+    _one_left_after_contract = turn.one_left_after_contract
+    _empties_after_contract = turn.empties_after_contract
+    _can_empty = turn.can_empty
+    _joker_room = turn.joker_room
+    _layoffs_of = turn.layoffs_of
+    _can_end_turn = turn.can_end_turn
+    _layoffs = turn.layoffs
+    _swaps = turn.swaps
+    _can_place = turn.can_place
+    _place_search = turn.place_search
+    _turn_can_end = turn.turn_can_end
+    _apply_place = turn.apply_place
+    _legal_play = turn.legal_play
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action, rng: np.random.Generator) -> None:

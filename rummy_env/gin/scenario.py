@@ -114,14 +114,47 @@ def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,
     live = phase not in ("deal_over", "game_over")
 
     # ---- where every card is
-    owner = [""] * 52
+    owner = [""] * 52  # where each card is placed, "" where not yet
+    to_deal = _load_hands(st, d, owner)
+    discard, stock_top = _load_piles(d, owner)
+    laid = _load_table(d, owner)
+    discard = _deal_rest(st, owner, to_deal, discard, stock_top, phase, live, rng)
 
-    def place(t: int, where: str) -> None:
-        if owner[t]:
-            raise ScenarioError(f"scenario places {card_str(t)} twice ({owner[t]} and {where}); "
-                                "a single pack has one of each card (GR-1)")
-        owner[t] = where
+    # ---- the hand's public facts
+    _load_public(st, d, phase, live, discard)
+    _load_knock(st, d, phase, live, laid)
+    if "scores" in d:
+        st.scores = int_list(d["scores"], 2, "scores")
+    if "points" in d:
+        st.points = int_list(d["points"], 2, "points", lo=0)
+    if "deal_delta" in d:
+        st.deal_delta = int_list(d["deal_delta"], 2, "deal_delta")
+    dp = d.get("deals_played", st.deal - 1)
+    if not is_int(dp) or dp < 0:
+        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
+    st.deals_played = int(dp)
+    _load_turn(st, d.get("turn", {}))
+    st.phase = phase
 
+    if live:
+        _check_live(st, phase)
+    if st.zone_counts() != list(game.deck):
+        raise ScenarioError("scenario does not hold every card of the pack exactly once")
+    if verify:
+        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False), live)
+    return st
+
+
+def _place(owner: list[str], t: int, where: str) -> None:
+    """Card ``t`` is at ``where``: a single pack places each card once (GR-1)."""
+    if owner[t]:
+        raise ScenarioError(f"scenario places {card_str(t)} twice ({owner[t]} and {where}); "
+                            "a single pack has one of each card (GR-1)")
+    owner[t] = where
+
+
+def _load_hands(st: GinState, d: dict[str, Any], owner: list[str]) -> list[int]:
+    """The hands given; returns the seats whose hands are to deal."""
     hv = d.get("hands")
     to_deal = [0, 1]
     if hv is not None:
@@ -132,16 +165,26 @@ def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,
         for s in (0, 1):
             if hv[s] is not None:
                 for t in _naturals(cards_at(hv[s], f"hands[{s}]"), f"hands[{s}]"):
-                    place(t, f"hands[{s}]")
+                    _place(owner, t, f"hands[{s}]")
                     st.hands[s] |= 1 << t
+    return to_deal
+
+
+def _load_piles(d: dict[str, Any], owner: list[str]) -> tuple[list[int] | None, list[int]]:
+    """The discard pile given (None: none given) and the stock's listed top cards."""
     discard = None
     if "discard" in d:
         discard = _naturals(cards_at(d["discard"], "discard"), "discard")
         for t in discard:
-            place(t, "discard")
+            _place(owner, t, "discard")
     stock_top = _naturals(cards_at(d.get("stock", []), "stock"), "stock")
     for t in stock_top:
-        place(t, "stock")
+        _place(owner, t, "stock")
+    return discard, stock_top
+
+
+def _load_table(d: dict[str, Any], owner: list[str]) -> list[tuple[int, int]]:
+    """The melds on the table, as ``(owner, card bits)``."""
     table = d.get("table", [])
     if not isinstance(table, (list, tuple)):
         raise ScenarioError("scenario table must be a list of {owner, cards} melds")
@@ -152,13 +195,21 @@ def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,
         s = seat_at(item.get("owner"), 2, f"table[{i}].owner")
         m = 0
         for t in _naturals(cards_at(item["cards"], f"table[{i}].cards"), f"table[{i}].cards"):
-            place(t, f"table[{i}]")
+            _place(owner, t, f"table[{i}]")
             m |= 1 << t
         if not is_meld(m):
             raise ScenarioError(f"scenario table[{i}] is not a meld: a set of 3-4 of a rank or "
                                 "a run of 3+ of a suit, ace low (GR-1)")
         laid.append((s, m))
 
+    return laid
+
+
+def _deal_rest(st: GinState, owner: list[str], to_deal: list[int], discard: list[int] | None,
+               stock_top: list[int], phase: str, live: bool,
+               rng: np.random.Generator) -> list[int]:
+    """The cards placed nowhere, shuffled by ``rng``: the hands not given, the upcard when no
+    discard pile is given, then the stock under its listed cards; returns the discard pile."""
     rest = [t for t in range(52) if not owner[t]]
     rest = [rest[i] for i in rng.permutation(len(rest))]
     if to_deal and not live:
@@ -178,8 +229,14 @@ def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,
     for t in discard:
         st.pile |= 1 << t
     st.stock = (stock_top + rest)[::-1]  # listed cards on top (top first), stored top-last
+    return discard
 
-    # ---- the hand's public facts
+
+def _load_public(st: GinState, d: dict[str, Any], phase: str, live: bool,
+                 discard: list[int]) -> None:
+    """The hand's public facts: the upcard and knock limit, a refused upcard (GR-3), the
+    cards known to be held and the card just taken (GR-4)."""
+    rules = st.rules
     if d.get("upcard") is not None:
         st.upcard = card_at(d["upcard"], "upcard")
         if st.upcard == 52:
@@ -215,6 +272,10 @@ def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,
                                 f"player_{st.to_move}")
         st.known[st.to_move] |= 1 << st.taken
 
+
+def _load_knock(st: GinState, d: dict[str, Any], phase: str, live: bool,
+                laid: list[tuple[int, int]]) -> None:
+    """The knocker, the melds laid and the cards laid off on them (GR-5, GR-6), and gin."""
     knocker = d.get("knocker", -1)
     if not is_int(knocker) or not -1 <= knocker <= 1:
         raise ScenarioError(f"scenario knocker={knocker!r} must be -1 or a seat")
@@ -253,27 +314,6 @@ def state_from_dict(game: GinGame, d: dict[str, Any], rng: np.random.Generator,
         for m in st.melds[k]:
             mine |= m
         st.gin = bool(d.get("gin", live and deadwood(mine) == 0))
-
-    if "scores" in d:
-        st.scores = int_list(d["scores"], 2, "scores")
-    if "points" in d:
-        st.points = int_list(d["points"], 2, "points", lo=0)
-    if "deal_delta" in d:
-        st.deal_delta = int_list(d["deal_delta"], 2, "deal_delta")
-    dp = d.get("deals_played", st.deal - 1)
-    if not is_int(dp) or dp < 0:
-        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
-    st.deals_played = int(dp)
-    _load_turn(st, d.get("turn", {}))
-    st.phase = phase
-
-    if live:
-        _check_live(st, phase)
-    if st.zone_counts() != list(game.deck):
-        raise ScenarioError("scenario does not hold every card of the pack exactly once")
-    if verify:
-        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False), live)
-    return st
 
 
 def _naturals(cards: list[int], where: str) -> list[int]:

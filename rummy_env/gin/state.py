@@ -356,20 +356,7 @@ class GinState(StateBase):
         seat = self.to_move
         kind = action[0]
         if kind == "discard":
-            t = action[1]
-            bit = 1 << t
-            self.hands[seat] ^= bit
-            if self.known[seat] & bit:
-                self.known[seat] ^= bit
-            self.discard.append(t)
-            self.pile |= bit
-            self.taken = -1
-            if len(self.stock) <= self.rules.wall:
-                self._dead()  # GR-8: the drawer left the wall and did not knock
-                return
-            self.to_move = 1 - seat
-            self.phase = DRAW
-            self.turn_number += 1
+            self._apply_discard(seat, action[1])
         elif kind == "draw_stock":
             self.hands[seat] |= 1 << self.stock.pop()
             self.upcard_refused = False
@@ -383,24 +370,9 @@ class GinState(StateBase):
             self.taken = t
             self.phase = PLAY
         elif kind == "pass":
-            if seat != self.dealer:
-                self.to_move = self.dealer  # GR-3: the dealer may take it next
-            else:
-                self.to_move = 1 - seat  # GR-3: both passed; the non-dealer draws the stock
-                self.upcard_refused = True
-                self.phase = DRAW
+            self._apply_pass(seat)
         elif kind == "knock":
-            t = action[1]
-            bit = 1 << t
-            hand = self.hands[seat] ^ bit
-            self.hands[seat] = hand
-            self.known[seat] &= ~bit
-            self.discard.append(t)
-            self.pile |= bit
-            self.taken = -1
-            self.knocker = seat
-            self.gin = deadwood(hand) == 0  # GR-5: a knock with no deadwood is gin
-            self.phase = KNOCK
+            self._apply_knock(seat, action[1])
         elif kind == "meld":
             m = MELDS[action[1]]
             self.hands[seat] &= ~m
@@ -420,6 +392,44 @@ class GinState(StateBase):
                 self.phase = DEFEND
             else:
                 self._score()
+
+    def _apply_discard(self, seat: int, t: int) -> None:
+        """A discard ends the turn, or the hand when the stock is down to the wall (GR-8)."""
+        bit = 1 << t
+        self.hands[seat] ^= bit
+        if self.known[seat] & bit:
+            self.known[seat] ^= bit
+        self.discard.append(t)
+        self.pile |= bit
+        self.taken = -1
+        if len(self.stock) <= self.rules.wall:
+            self._dead()  # GR-8: the drawer left the wall and did not knock
+            return
+        self.to_move = 1 - seat
+        self.phase = DRAW
+        self.turn_number += 1
+
+    def _apply_pass(self, seat: int) -> None:
+        """GR-3: a pass on the first up-card."""
+        if seat != self.dealer:
+            self.to_move = self.dealer  # GR-3: the dealer may take it next
+        else:
+            self.to_move = 1 - seat  # GR-3: both passed; the non-dealer draws the stock
+            self.upcard_refused = True
+            self.phase = DRAW
+
+    def _apply_knock(self, seat: int, t: int) -> None:
+        """A knock discards ``t`` face down and starts the knocker's melds (GR-5)."""
+        bit = 1 << t
+        hand = self.hands[seat] ^ bit
+        self.hands[seat] = hand
+        self.known[seat] &= ~bit
+        self.discard.append(t)
+        self.pile |= bit
+        self.taken = -1
+        self.knocker = seat
+        self.gin = deadwood(hand) == 0  # GR-5: a knock with no deadwood is gin
+        self.phase = KNOCK
 
     # ------------------------------------------------------------------ ending
     def _score(self) -> None:

@@ -118,6 +118,26 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
     live = phase in (DRAW, PLAY)
     if "scores" in d:
         st.scores = _num_list(d["scores"], n, "scores")
+    _load_packing(st, d, phase, live)
+    _load_cards(st, game, d, phase, live, rng)
+    _load_known(st, d)
+    dp = d.get("deals_played", st.deal - 1)
+    if not is_int(dp) or dp < 0:
+        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
+    st.deals_played = int(dp)
+    _load_turn(st, d.get("turn", {}), n)
+    st.phase = phase
+    _check_live(st, phase, live)
+    if sum(st.zone_counts()) != game.total_cards:
+        raise ScenarioError("scenario does not hold every card of the packs exactly once")
+    if verify:
+        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False), live)
+    return st
+
+
+def _load_packing(st: IndianState, d: dict[str, Any], phase: str, live: bool) -> None:
+    """Who has packed, the turns each seat has taken and the pack costs owed (IR-7, IR-10)."""
+    rules, n = st.rules, st.n
     packed = d.get("packed", [])
     if not isinstance(packed, (list, tuple)):
         raise ScenarioError("scenario packed must be a list of seats")
@@ -150,20 +170,15 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
         st.owed = [float(rules.first_pack_cost if st.turns_taken[s] <= 1 else rules.later_pack_cost)
                    if st.packed[s] else 0.0 for s in range(n)]
 
+
+def _load_cards(st: IndianState, game: IndianGame, d: dict[str, Any], phase: str, live: bool,
+                rng: np.random.Generator) -> None:
+    """The hands, the indicator, the discard pile, the stock and the cards out of play: the
+    cards given, then the unplaced cards shuffled by ``rng`` (the indicator, the hands not
+    given, the first discard, the stock, in that order)."""
+    rules, n = game.rules, game.num_players
     placed = [0] * NUM_TYPES
-    hv = d.get("hands")
-    if hv is None:
-        to_deal = list(range(n))
-    else:
-        if not isinstance(hv, (list, tuple)) or len(hv) != n:
-            raise ScenarioError(f"scenario hands must be a list of {n} card lists (or null to "
-                                "deal that hand), one per seat")
-        to_deal = [s for s in range(n) if hv[s] is None]
-        for s in range(n):
-            if hv[s] is not None:
-                for t in cards_at(hv[s], f"hands[{s}]"):
-                    st.hands[s][t] += 1
-                    placed[t] += 1
+    to_deal = _load_hands(st, d, placed)
     indicator = card_at(d["indicator"], "indicator") if "indicator" in d else None
     if indicator is not None:
         placed[indicator] += 1
@@ -212,6 +227,28 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
             prev = next((st.to_move - k) % n for k in range(1, n + 1)
                         if not st.packed[(st.to_move - k) % n])
             st.discarder[-1] = prev
+
+
+def _load_hands(st: IndianState, d: dict[str, Any], placed: list[int]) -> list[int]:
+    """The hands given (counted in ``placed``); returns the seats whose hands are to deal."""
+    n = st.n
+    hv = d.get("hands")
+    if hv is None:
+        return list(range(n))
+    if not isinstance(hv, (list, tuple)) or len(hv) != n:
+        raise ScenarioError(f"scenario hands must be a list of {n} card lists (or null to "
+                            "deal that hand), one per seat")
+    for s in range(n):
+        if hv[s] is not None:
+            for t in cards_at(hv[s], f"hands[{s}]"):
+                st.hands[s][t] += 1
+                placed[t] += 1
+    return [s for s in range(n) if hv[s] is None]
+
+
+def _load_known(st: IndianState, d: dict[str, Any]) -> None:
+    """The face-up takes each seat still holds, and the deal's score changes so far."""
+    n = st.n
     if "known" in d:
         for s, cards in enumerate(per_seat_cards(d["known"], n, "known")):
             for t in cards:
@@ -221,13 +258,11 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
         st.known_count = sum(sum(k) for k in st.known)
     if "deal_delta" in d:
         st.deal_delta = _num_list(d["deal_delta"], n, "deal_delta")
-    dp = d.get("deals_played", st.deal - 1)
-    if not is_int(dp) or dp < 0:
-        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
-    st.deals_played = int(dp)
-    _load_turn(st, d.get("turn", {}), n)
-    st.phase = phase
-    # Consistency of the live position.
+
+
+def _check_live(st: IndianState, phase: str, live: bool) -> None:
+    """Consistency of the live position: hand sizes, the stock, the card just taken."""
+    rules, n = st.rules, st.n
     if live:
         h = rules.hand_size
         for s in range(n):
@@ -247,12 +282,6 @@ def state_from_dict(game: IndianGame, d: dict[str, Any], rng: np.random.Generato
                                 f"player_{st.to_move}")
     elif st.taken >= 0:
         raise ScenarioError("scenario turn.taken is set but the deal is over")
-    if sum(st.zone_counts()) != game.total_cards:
-        raise ScenarioError("scenario does not hold every card of the packs exactly once")
-    if verify:
-        verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False), live)
-    return st
-
 
 def _load_turn(st: IndianState, turn: Any, n: int) -> None:
     """Turn sub-state of a scenario (see the schema)."""

@@ -109,48 +109,11 @@ def state_from_dict(game: ManipulationGame, d: dict[str, Any], rng: np.random.Ge
     phase = d.get("phase")
     if phase is not None and phase not in PHASES:
         raise ScenarioError(f"scenario phase={phase!r}; allowed: absent, {', '.join(PHASES)}")
-    if "points" in d and "scores" in d and [-x for x in d["scores"]] != list(d["points"]):
-        raise ScenarioError("scenario gives both points and scores and they disagree "
-                            "(scores = minus points)")
-    if "points" in d:
-        st.points = int_list(d["points"], n, "points")
-    elif "scores" in d:
-        st.points = [-x for x in int_list(d["scores"], n, "scores")]
-    if "deals_won" in d:
-        st.deals_won = int_list(d["deals_won"], n, "deals_won", lo=0)
-    dp = d.get("deals_played", st.deal - 1)
-    if not is_int(dp) or dp < 0:
-        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
-    st.deals_played = int(dp)
+    _load_scores(st, d)
 
     placed = [0] * NUM_TYPES
-    hv = d.get("hands")
-    if hv is None:
-        to_deal = list(range(n))
-    else:
-        if not isinstance(hv, (list, tuple)) or len(hv) != n:
-            raise ScenarioError(f"scenario hands must be a list of {n} card lists (or null to "
-                                "deal that hand), one per seat")
-        to_deal = [s for s in range(n) if hv[s] is None]
-        for s in range(n):
-            if hv[s] is not None:
-                for t in cards_at(hv[s], f"hands[{s}]"):
-                    st.hands[s][t] += 1
-                    placed[t] += 1
-    table = d.get("table", [])
-    if not isinstance(table, (list, tuple)):
-        raise ScenarioError("scenario table must be a list of melds (lists of cards)")
-    for i, meld in enumerate(table):
-        if not isinstance(meld, (list, tuple)):
-            raise ScenarioError(f"scenario table[{i}] must be a list of cards")
-        for x in meld:
-            t, is_j = _table_card(x, f"table[{i}]")
-            if is_j:
-                st.table_jok[t] += 1
-                placed[JOKER] += 1
-            else:
-                st.table_nat[t] += 1
-                placed[t] += 1
+    to_deal = _load_hands(st, d, placed)
+    _load_table(st, d, placed)
     turn = d.get("turn", {})
     pending = turn.get("pending", 0)
     if not is_int(pending) or pending < 0:
@@ -170,44 +133,110 @@ def state_from_dict(game: ManipulationGame, d: dict[str, Any], rng: np.random.Ge
     st.stock = (stock_top + rest)[::-1]
     _load_turn(st, turn, n, pending)
     if phase is None:
-        if st.melding or st.pending or st.draws:
-            raise ScenarioError("scenario turn.melding/pending/draws need an explicit phase")
-        if not st.final_round and not st.stock:
-            raise ScenarioError("scenario starts a turn with an empty stock outside the extra "
-                                "turns of MR-9 (set turn.final_round)")
-        if not solver.is_valid_table(st.table_counts()):
-            raise ScenarioError("scenario table does not split into valid groups and sequences "
-                                "(MR-3)")
-        number = st.turn_number
-        st.begin_turn()
-        st.turn_number = number if "number" in turn else st.turn_number
+        _start_turn(st, turn)
     else:
-        st.phase = phase
-        if phase == MELD:
-            if not st.final_round and not 1 <= st.draws <= 2:
-                raise ScenarioError("scenario phase 'meld' needs turn.draws 1 or 2 (MR-2: no "
-                                    "meld after the third draw)")
-            if not st.melding and (st.pending or st.added or any(st.locked)):
-                raise ScenarioError("scenario turn.pending/added/locked need turn.melding")
-            if st.melding and not solver.can_complete(st.query()):
-                raise ScenarioError("scenario meld in progress cannot end with a valid table "
-                                    "(MR-4, MR-5)")
-        elif st.melding or st.pending:
-            raise ScenarioError(f"scenario phase {phase!r} with a meld in progress")
-        if not st.melding and not solver.is_valid_table(st.table_counts()):
-            raise ScenarioError("scenario table does not split into valid groups and sequences "
-                                "(MR-3)")
-        if phase == KNOCK and st.hand_value(st.to_move) > rules.knock_limit:
-            raise ScenarioError(f"scenario phase 'knock' but player_{st.to_move}'s hand is worth "
-                                f"{st.hand_value(st.to_move)} > {rules.knock_limit} (MR-7)")
-        if phase in (DEAL_OVER, GAME_OVER):
-            st._legal = []
+        _check_phase(st, phase)
     if sum(st.zone_counts()) != game.total_cards:
         raise ScenarioError("scenario does not hold every card of the packs exactly once")
     if verify:
         verify_built(st, lambda again: state_from_dict(game, again, np.random.default_rng(0), verify=False),
                      live=st.current_player >= 0)
     return st
+
+
+def _load_scores(st: ManipulationState, d: dict[str, Any]) -> None:
+    """Points (scores are minus points), deals won and deals played."""
+    n = st.n
+    if "points" in d and "scores" in d and [-x for x in d["scores"]] != list(d["points"]):
+        raise ScenarioError("scenario gives both points and scores and they disagree "
+                            "(scores = minus points)")
+    if "points" in d:
+        st.points = int_list(d["points"], n, "points")
+    elif "scores" in d:
+        st.points = [-x for x in int_list(d["scores"], n, "scores")]
+    if "deals_won" in d:
+        st.deals_won = int_list(d["deals_won"], n, "deals_won", lo=0)
+    dp = d.get("deals_played", st.deal - 1)
+    if not is_int(dp) or dp < 0:
+        raise ScenarioError(f"scenario deals_played={dp!r} must be an int >= 0")
+    st.deals_played = int(dp)
+
+
+def _load_hands(st: ManipulationState, d: dict[str, Any], placed: list[int]) -> list[int]:
+    """The hands given (counted in ``placed``); returns the seats whose hands are to deal."""
+    n = st.n
+    hv = d.get("hands")
+    if hv is None:
+        to_deal = list(range(n))
+    else:
+        if not isinstance(hv, (list, tuple)) or len(hv) != n:
+            raise ScenarioError(f"scenario hands must be a list of {n} card lists (or null to "
+                                "deal that hand), one per seat")
+        to_deal = [s for s in range(n) if hv[s] is None]
+        for s in range(n):
+            if hv[s] is not None:
+                for t in cards_at(hv[s], f"hands[{s}]"):
+                    st.hands[s][t] += 1
+                    placed[t] += 1
+    return to_deal
+
+
+def _load_table(st: ManipulationState, d: dict[str, Any], placed: list[int]) -> None:
+    """The table's cards (natural, or jokers bound to the card they stand for)."""
+    table = d.get("table", [])
+    if not isinstance(table, (list, tuple)):
+        raise ScenarioError("scenario table must be a list of melds (lists of cards)")
+    for i, meld in enumerate(table):
+        if not isinstance(meld, (list, tuple)):
+            raise ScenarioError(f"scenario table[{i}] must be a list of cards")
+        for x in meld:
+            t, is_j = _table_card(x, f"table[{i}]")
+            if is_j:
+                st.table_jok[t] += 1
+                placed[JOKER] += 1
+            else:
+                st.table_nat[t] += 1
+                placed[t] += 1
+
+
+def _start_turn(st: ManipulationState, turn: dict[str, Any]) -> None:
+    """No phase given: the position is the start of ``to_move``'s turn."""
+    if st.melding or st.pending or st.draws:
+        raise ScenarioError("scenario turn.melding/pending/draws need an explicit phase")
+    if not st.final_round and not st.stock:
+        raise ScenarioError("scenario starts a turn with an empty stock outside the extra "
+                            "turns of MR-9 (set turn.final_round)")
+    if not solver.is_valid_table(st.table_counts()):
+        raise ScenarioError("scenario table does not split into valid groups and sequences "
+                            "(MR-3)")
+    number = st.turn_number
+    st.begin_turn()
+    st.turn_number = number if "number" in turn else st.turn_number
+
+
+def _check_phase(st: ManipulationState, phase: str) -> None:
+    """An explicit phase: the turn data must fit it (MR-2 to MR-7)."""
+    rules = st.rules
+    st.phase = phase
+    if phase == MELD:
+        if not st.final_round and not 1 <= st.draws <= 2:
+            raise ScenarioError("scenario phase 'meld' needs turn.draws 1 or 2 (MR-2: no "
+                                "meld after the third draw)")
+        if not st.melding and (st.pending or st.added or any(st.locked)):
+            raise ScenarioError("scenario turn.pending/added/locked need turn.melding")
+        if st.melding and not solver.can_complete(st.query()):
+            raise ScenarioError("scenario meld in progress cannot end with a valid table "
+                                "(MR-4, MR-5)")
+    elif st.melding or st.pending:
+        raise ScenarioError(f"scenario phase {phase!r} with a meld in progress")
+    if not st.melding and not solver.is_valid_table(st.table_counts()):
+        raise ScenarioError("scenario table does not split into valid groups and sequences "
+                            "(MR-3)")
+    if phase == KNOCK and st.hand_value(st.to_move) > rules.knock_limit:
+        raise ScenarioError(f"scenario phase 'knock' but player_{st.to_move}'s hand is worth "
+                            f"{st.hand_value(st.to_move)} > {rules.knock_limit} (MR-7)")
+    if phase in (DEAL_OVER, GAME_OVER):
+        st._legal = []
 
 
 def _load_turn(st: ManipulationState, turn: dict, n: int, pending: int) -> None:

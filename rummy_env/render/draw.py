@@ -381,7 +381,27 @@ def draw(view: TableView, caption: str | None = None) -> np.ndarray:
     Image, ImageDraw, _ = _pil()
     img = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     d = ImageDraw.Draw(img)
-    # top bar
+    _top_bar(img, d, view)
+    # seats
+    top, bottom = 74, HEIGHT - 168
+    n = len(view.seats)
+    ph = min(104, (bottom - top) // n)
+    for k, p in enumerate(view.seats):
+        _seat_panel(img, d, p, (8, top + k * ph, 372, top + (k + 1) * ph - 4), view)
+    _piles(img, d, view, 390, top)
+    # table
+    _table(img, d, view, (390, top + PILE_CARD[1] + 34, WIDTH - 12, bottom - 6))
+    _hand(img, d, view, bottom)
+    if caption:
+        _text(img, (12, HEIGHT - 24), caption, 15, YELLOW, max_w=WIDTH - 360)
+    if view.wild:
+        _text(img, (WIDTH - 330, HEIGHT - 20),
+              "gold: wild (on the table: shows what it stands for)", 12, DIM)
+    return np.asarray(img, dtype=np.uint8)
+
+
+def _top_bar(img: Any, d: Any, view: TableView) -> None:
+    """The title, the status line and whose view it is."""
     d.rectangle([0, 0, WIDTH, 66], fill=FELT_DARK)
     if view.reveal:
         badge, colour = "VIEW FROM ABOVE: all hands shown", BADGE_ABOVE
@@ -392,14 +412,12 @@ def draw(view: TableView, caption: str | None = None) -> np.ndarray:
     _text(img, (12, 8), view.title, 20, INK, max_w=WIDTH - bw - 30)
     _text(img, (12, 40), view.status, 15, DIM, max_w=WIDTH - 24)
     _badge(d, WIDTH - 10, 8, badge, colour)
-    # seats
-    top, bottom = 74, HEIGHT - 168
-    n = len(view.seats)
-    ph = min(104, (bottom - top) // n)
-    for k, p in enumerate(view.seats):
-        _seat_panel(img, d, p, (8, top + k * ph, 372, top + (k + 1) * ph - 4), view)
-    # piles and extras
-    x, y = 390, top
+
+
+def _piles(img: Any, d: Any, view: TableView, x: int, y: int) -> None:
+    """The stock, the discard pile and the extras from ``(x, y)`` rightwards, then the
+    banner right of the piles, under the extras' text, wrapped to fit."""
+    top = y
     x += _pile(img, d, x, y, f"stock {view.stock}", None, backs=view.stock > 0)
     if view.discard_size is not None:
         x += _pile(img, d, x, y, f"discard pile {view.discard_size}", view.discard_top, False)
@@ -411,7 +429,7 @@ def draw(view: TableView, caption: str | None = None) -> np.ndarray:
         if t is None:
             _text(img, (x, ex_y), label, 14, INK, max_w=WIDTH - x - 10)
             ex_y += 20
-    if view.banner:  # right of the piles, under the extras' text, wrapped to fit
+    if view.banner:
         f = font(15)
         lines = _wrap(d, view.banner, f, WIDTH - x - 30)
         by = max(ex_y + 6, top + 8)
@@ -420,28 +438,24 @@ def draw(view: TableView, caption: str | None = None) -> np.ndarray:
                             fill=BANNER)
         for k, line in enumerate(lines):
             d.text((x + 2, by + 20 * k), line, font=f, fill=BLACK)
-    # table
-    _table(img, d, view, (390, top + PILE_CARD[1] + 34, WIDTH - 12, bottom - 6))
-    # the hand
+
+
+def _hand(img: Any, d: Any, view: TableView, bottom: int) -> None:
+    """The hand shown at the bottom (the viewer's, or the acting seat's from above)."""
     d.rectangle([0, bottom, WIDTH, HEIGHT], fill=FELT_DARK)
     hs = view.hand_seat
-    if hs is not None:
-        p = view.seats[hs]
-        who = f"your hand: player_{hs}" if not view.reveal else (
-            f"hand of player_{hs}" + (" (to act)" if p.acting else ""))
-        label = f"{who}   {p.hand_size} cards   {view.hand_note}"
-        _text(img, (12, bottom + 6), label, 16, YELLOW if p.acting else INK, max_w=WIDTH - 24)
-        w, h = HAND_CARD
-        cards = view.hand
-        if cards and _fan_step(len(cards), w, WIDTH - 24) < 16:
-            w, h = 44, 62  # a very large hand: smaller cards so every corner shows
-        _fan(img, cards, 12, bottom + 32, w, h, WIDTH - 24, view.wild)
-    if caption:
-        _text(img, (12, HEIGHT - 24), caption, 15, YELLOW, max_w=WIDTH - 360)
-    if view.wild:
-        _text(img, (WIDTH - 330, HEIGHT - 20),
-              "gold: wild (on the table: shows what it stands for)", 12, DIM)
-    return np.asarray(img, dtype=np.uint8)
+    if hs is None:
+        return
+    p = view.seats[hs]
+    who = f"your hand: player_{hs}" if not view.reveal else (
+        f"hand of player_{hs}" + (" (to act)" if p.acting else ""))
+    label = f"{who}   {p.hand_size} cards   {view.hand_note}"
+    _text(img, (12, bottom + 6), label, 16, YELLOW if p.acting else INK, max_w=WIDTH - 24)
+    w, h = HAND_CARD
+    cards = view.hand
+    if cards and _fan_step(len(cards), w, WIDTH - 24) < 16:
+        w, h = 44, 62  # a very large hand: smaller cards so every corner shows
+    _fan(img, cards, 12, bottom + 32, w, h, WIDTH - 24, view.wild)
 
 
 __all__ = ["HEIGHT", "WIDTH", "back_image", "card_image", "draw", "font"]
