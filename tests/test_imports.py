@@ -46,13 +46,24 @@ def _resolve(name: str, modules: dict[str, pathlib.Path]) -> str | None:
     return name or None
 
 
+def _is_type_checking(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:`` (its body, not its ``else``)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def import_graph() -> dict[str, set[str]]:
     """``module -> the project modules it imports``, anywhere in its body.
 
     ``import a.b.c`` and ``from a.b import c`` point at ``a.b.c`` when that is a module, else at
     the nearest module that holds the name. The parent packages that Python also runs on the way
     (``a``, ``a.b``) are left out: they are edges of every submodule and would make each package
-    ``__init__`` that imports a submodule look like a cycle.
+    ``__init__`` that imports a submodule look like a cycle. Imports under ``if TYPE_CHECKING:``
+    are left out too: they never run, they only name a type for the checker (``contract/turn.py``
+    holds functions of a ``ContractState``, which binds them as its methods).
     """
     modules = project_modules()
     graph: dict[str, set[str]] = {}
@@ -60,7 +71,12 @@ def import_graph() -> dict[str, set[str]]:
         is_pkg = path.name == "__init__.py"
         package = name if is_pkg else name.rpartition(".")[0]
         targets: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        type_only = {id(n) for block in ast.walk(tree) if _is_type_checking(block)
+                     for stmt in block.body for n in ast.walk(stmt)}
+        for node in ast.walk(tree):
+            if id(node) in type_only:
+                continue
             if isinstance(node, ast.Import):
                 wanted = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
