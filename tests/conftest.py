@@ -49,7 +49,19 @@ def _named(config: pytest.Config) -> list[tuple[pathlib.Path, str]]:
     return named
 
 
+def _ray_tests_share_one_worker(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (the README's ``-n auto --dist loadgroup``), every test that starts
+    Ray (it takes the ``ray_sandbox`` fixture) goes to one worker: Ray keeps the address of
+    "the current cluster" in one file for the whole machine (``/tmp/ray/ray_current_cluster``),
+    and two workers starting and shutting down clusters at once broke each other (seen:
+    ``FileNotFoundError`` on that file in a two-node test). Without xdist the mark does nothing."""
+    for item in items:
+        if "ray_sandbox" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _ray_tests_share_one_worker(items)
     if run_slow(config):
         return
     named = _named(config)
@@ -115,6 +127,12 @@ def ray_sandbox(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("HOME", home)
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    # Ray writes "the current cluster" to $RAY_TMPDIR/ray/ray_current_cluster (/tmp/ray/... by
+    # default) whatever temp dir a node is given, and ray.cluster_utils.Cluster does not make
+    # the folder: a two-node test that ran before any ray.init on a fresh machine failed on it.
+    # Kept in the sandbox, it is this test's own and always exists.
+    monkeypatch.setenv("RAY_TMPDIR", temp)
+    os.makedirs(os.path.join(temp, "ray"), exist_ok=True)
     yield temp
     import ray
 

@@ -53,6 +53,27 @@ def test_ci_runs_the_readmes_test_command_with_the_slow_tests() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert command in [line.strip() for line in ci], ".ci/run must run the README's command"
     assert "--run-slow" in _pytest_args(command), "the README's (CI's) command runs everything"
+    words = shlex.split(command.split("&&")[-1])
+    if any(re.match(r"(-n|--numprocesses)", w) for w in words):
+        # in parallel, the Ray tests must keep to one worker (tests/conftest.py)
+        assert "loadgroup" in " ".join(words), "-n without --dist loadgroup"
+
+
+def test_the_tests_that_start_ray_are_one_xdist_group() -> None:
+    from tests.conftest import _ray_tests_share_one_worker
+
+    class Item:
+        def __init__(self, fixtures: list[str]) -> None:
+            self.fixturenames = fixtures
+            self.marks: list[pytest.MarkDecorator] = []
+
+        def add_marker(self, mark: pytest.MarkDecorator) -> None:
+            self.marks.append(mark)
+
+    ray, other = Item(["tmp_path", "ray_sandbox"]), Item(["tmp_path"])
+    _ray_tests_share_one_worker([ray, other])  # type: ignore[list-item]
+    assert [(m.name, m.args) for m in ray.marks] == [("xdist_group", ("ray",))]
+    assert other.marks == []
 
 
 def _collect(args: list[str]) -> tuple[set[str], str]:
