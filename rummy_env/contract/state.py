@@ -427,16 +427,15 @@ class ContractState(StateBase):
     def apply(self, action: Action, rng: np.random.Generator) -> None:
         """Apply a legal action; raises IllegalActionError (state unchanged) otherwise."""
         legal = self.legal_actions()
-        try:
-            # the legal list's typed instance, for a plain tuple too (users, tests, scenarios)
-            action = legal[legal.index(action)]
-        except ValueError:
+        if action not in legal:
             raise IllegalActionError(
                 f"action {self.action_text(action)!r} is not legal in phase {self.phase!r} "
                 f"for player_{self.current_player}; legal: "
                 + ", ".join(self.action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
-            ) from None
+            )
+        if type(action) is tuple:  # a plain tuple (users, tests, scenarios): its typed twin
+            action = legal[legal.index(action)]
         self._APPLY[self.phase](self, action, rng)
 
     def _apply_draw(self, action: DrawStock | Buy | TakeDiscard | Dig,

@@ -340,16 +340,15 @@ class GinState(StateBase):
         """Apply a legal action; raises IllegalActionError (state unchanged) otherwise.
         ``rng`` is unused (no chance event within a hand) and kept for the shared interface."""
         legal = self._legal if self._legal is not None else self.legal_actions()
-        try:
-            # the legal list's typed instance, for a plain tuple too (users, tests, scenarios)
-            action = legal[legal.index(action)]
-        except ValueError:
+        if action not in legal:
             raise IllegalActionError(
                 f"action {action_text(action) if _is_action(action) else action!r} is not legal "
                 f"in phase {self.phase!r} for player_{self.current_player}; legal: "
                 + ", ".join(action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
-            ) from None
+            )
+        if type(action) is tuple:  # a plain tuple (users, tests, scenarios): its typed twin
+            action = legal[legal.index(action)]
         self._legal = None
         self._APPLY[self.phase](self, action)
 
