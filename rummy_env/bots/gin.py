@@ -24,6 +24,8 @@ Strategy (deterministic):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from rummy_env.bots.base import SeatView
@@ -63,7 +65,7 @@ class GinGreedyBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         decode = view.action_layout.decode
-        by_kind: dict[str, list[tuple[tuple, int]]] = {}
+        by_kind: dict[str, list[tuple[Any, int]]] = {}
         for i in view.legal_actions:
             a = decode(i)
             by_kind.setdefault(a.kind, []).append((a, i))

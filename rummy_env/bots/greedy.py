@@ -10,11 +10,13 @@ the stock order, and it only ever returns one of its legal ids.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from rummy_env.bots.base import SeatView
 from rummy_env.cards import JOKER, card, rank_of, suit_of
+from rummy_env.contract.actions import Discard, LayOff, Meld
 
 #: CR-12 penalty points by card type: A 15, 10-K 10, 2-9 face value, joker 15 (MI-6 makes a
 #: joker 25, but the bot never discards a joker unless forced, so its exact value matters little).
@@ -154,7 +156,7 @@ class ContractGreedyBot:
             raise ValueError("ContractGreedyBot plays the contract family only (its observation has "
                              "no 'contract' piece)")
         decode = view.action_layout.decode
-        by_kind: dict[str, list[tuple[int, tuple]]] = {}
+        by_kind: dict[str, list[tuple[int, Any]]] = {}  # (id, typed action) by kind
         for i in view.legal_actions:
             a = decode(i)
             by_kind.setdefault(a.kind, []).append((i, a))
@@ -273,8 +275,8 @@ class ContractGreedyBot:
 
     # ------------------------------------------------------------------ play phase
     @staticmethod
-    def _best_meld(melds: list[tuple[int, tuple]], hand: list[int]) -> int:
-        def cost(a: tuple) -> tuple[int, int]:
+    def _best_meld(melds: list[tuple[int, Meld]], hand: list[int]) -> int:
+        def cost(a: Meld) -> tuple[int, int]:
             h = list(hand)
             removed = jokers = 0
             shape = a.shape
@@ -320,7 +322,7 @@ class ContractGreedyBot:
         return int(view.legal_actions[0])
 
     @staticmethod
-    def _pick_joker(jokers: list[tuple[int, tuple]], hand: list[int], table: _Table) -> int:
+    def _pick_joker(jokers: list[tuple[int, LayOff]], hand: list[int], table: _Table) -> int:
         """A joker lay-off, preferring a run end that lets a natural card in hand fit next."""
         naturals = [t for t in range(52) if hand[t]]
         for i, a in jokers:
@@ -329,9 +331,9 @@ class ContractGreedyBot:
                 return i
         return jokers[0][0]
 
-    def _best_discard(self, discards: list[tuple[int, tuple]], hand: list[int], melded: bool,
+    def _best_discard(self, discards: list[tuple[int, Discard]], hand: list[int], melded: bool,
                       table: _Table, sets: bool, runs: bool) -> int:
-        def key(x: tuple[int, tuple]) -> tuple[int, int, int, int]:
+        def key(x: tuple[int, Discard]) -> tuple[int, int, int, int]:
             i, t = x[0], x[1].card
             h = list(hand)
             h[t] -= 1

@@ -14,6 +14,8 @@ dead end. Its strategy, in order:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from rummy_env.bots.base import SeatView
@@ -40,7 +42,7 @@ class ManipulationGreedyBot:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         decode = view.action_layout.decode
-        by_kind: dict[str, list[tuple[tuple, int]]] = {}
+        by_kind: dict[str, list[tuple[Any, int]]] = {}
         for a in legal:
             typed = decode(a)
             by_kind.setdefault(typed.kind, []).append((typed, a))
