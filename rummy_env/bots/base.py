@@ -57,7 +57,7 @@ def only_kinds(view: SeatView, kinds: frozenset[str] | set[str]) -> bool:
     if not view.legal_actions or not kinds:
         return False
     decode = view.action_layout.decode
-    return all(decode(i)[0] in kinds for i in view.legal_actions)
+    return all(decode(i).kind in kinds for i in view.legal_actions)
 
 
 @runtime_checkable

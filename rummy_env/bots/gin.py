@@ -24,6 +24,8 @@ Strategy (deterministic):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from rummy_env.bots.base import SeatView
@@ -63,10 +65,10 @@ class GinGreedyBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         decode = view.action_layout.decode
-        by_kind: dict[str, list[tuple[tuple, int]]] = {}
+        by_kind: dict[str, list[tuple[Any, int]]] = {}
         for i in view.legal_actions:
             a = decode(i)
-            by_kind.setdefault(a[0], []).append((a, i))
+            by_kind.setdefault(a.kind, []).append((a, i))
         hand = _mask(view.piece("hand"))
         if "knock" in by_kind or "discard" in by_kind:
             return self._play(view, hand, by_kind)
@@ -95,13 +97,13 @@ class GinGreedyBot:
 
         knocks = by_kind.get("knock", [])
         if knocks:
-            (a, i) = min(knocks, key=lambda ai: after(ai[0][1]))
-            left = deadwood(hand & ~(1 << a[1]))
+            (a, i) = min(knocks, key=lambda ai: after(ai[0].card))
+            left = deadwood(hand & ~(1 << a.card))
             stock = float(view.piece("counts")[0]) * _STOCK_AFTER_DEAL
             hold = 0 < left <= self.gin_hold and stock > self.gin_stock
             if not hold or "discard" not in by_kind:
                 return i
-        (a, i) = min(by_kind["discard"], key=lambda ai: after(ai[0][1]))
+        (a, i) = min(by_kind["discard"], key=lambda ai: after(ai[0].card))
         return i
 
     # ----------------------------------------------------------------- after a knock
@@ -112,14 +114,14 @@ class GinGreedyBot:
             keep |= m
         # Defender: lay off the cards outside the best arrangement first (GR-6).
         for (a, i) in by_kind.get("lay_off", []):
-            if not keep >> a[1] & 1:
+            if not keep >> a.card & 1:
                 return i
         for (a, i) in by_kind.get("meld", []):
-            if MELDS[a[1]] in best:
+            if MELDS[a.meld] in best:
                 return i
         if "done" in by_kind:
             return by_kind["done"][0][1]
-        return max(by_kind["meld"], key=lambda ai: MELDS[ai[0][1]].bit_count())[1]
+        return max(by_kind["meld"], key=lambda ai: MELDS[ai[0].meld].bit_count())[1]
 
 
 def _cards(mask: int) -> list[int]:

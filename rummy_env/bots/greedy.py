@@ -10,11 +10,13 @@ the stock order, and it only ever returns one of its legal ids.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from rummy_env.bots.base import SeatView
 from rummy_env.cards import JOKER, card, rank_of, suit_of
+from rummy_env.contract.actions import Discard, LayOff, Meld
 
 #: CR-12 penalty points by card type: A 15, 10-K 10, 2-9 face value, joker 15 (MI-6 makes a
 #: joker 25, but the bot never discards a joker unless forced, so its exact value matters little).
@@ -154,10 +156,10 @@ class ContractGreedyBot:
             raise ValueError("ContractGreedyBot plays the contract family only (its observation has "
                              "no 'contract' piece)")
         decode = view.action_layout.decode
-        by_kind: dict[str, list[tuple[int, tuple]]] = {}
+        by_kind: dict[str, list[tuple[int, Any]]] = {}  # (id, typed action) by kind
         for i in view.legal_actions:
             a = decode(i)
-            by_kind.setdefault(a[0], []).append((i, a))
+            by_kind.setdefault(a.kind, []).append((i, a))
         hand = [int(x) for x in np.rint(view.piece("hand"))]
         contract = view.piece("contract")
         want_sets, want_runs = contract[0] > 0, contract[1] > 0
@@ -190,9 +192,9 @@ class ContractGreedyBot:
                                         want_sets, want_runs)
             # SH-6a: announce a discard that fits a meld, so nobody can call it and hand the
             # bot an extra card.
-            card_t = decode(choice)[1]
+            card_t = decode(choice).card
             for i, a in by_kind.get("announce", []):
-                if a[1] == card_t:
+                if a.card == card_t:
                     return i
             return choice
         return int(view.legal_actions[0])
@@ -245,7 +247,8 @@ class ContractGreedyBot:
               sets: bool, runs: bool) -> int:
         if "dig" in by_kind and "discard_order" in view.obs_layout.pieces:
             order = view.piece("discard_order")
-            for i, (_, depth) in sorted(by_kind["dig"], key=lambda x: x[1][1]):
+            for i, a in sorted(by_kind["dig"], key=lambda x: x[1].depth):
+                depth = a.depth
                 taken = [int(np.flatnonzero(order[k])[0]) for k in range(depth)]
                 deep, rest = taken[-1], taken[:-1]
                 if self._useful(hand, deep, melded, table, sets, runs) < 1:
@@ -272,11 +275,11 @@ class ContractGreedyBot:
 
     # ------------------------------------------------------------------ play phase
     @staticmethod
-    def _best_meld(melds: list[tuple[int, tuple]], hand: list[int]) -> int:
-        def cost(a: tuple) -> tuple[int, int]:
+    def _best_meld(melds: list[tuple[int, Meld]], hand: list[int]) -> int:
+        def cost(a: Meld) -> tuple[int, int]:
             h = list(hand)
             removed = jokers = 0
-            shape = a[1]
+            shape = a.shape
             if shape[0] == "set":
                 _, rank, size = shape
                 for _ in range(size):
@@ -305,13 +308,13 @@ class ContractGreedyBot:
     def _best_layoff(view: SeatView, by_kind: dict, hand: list[int], table: _Table) -> int:
         layoffs = by_kind.get("lay_off", [])
         swaps = by_kind.get("swap", [])
-        jokers = [(i, a) for i, a in layoffs if a[1] == JOKER]
-        naturals = [(i, a) for i, a in layoffs if a[1] != JOKER]
+        jokers = [(i, a) for i, a in layoffs if a.card == JOKER]
+        naturals = [(i, a) for i, a in layoffs if a.card != JOKER]
         owed = view.piece("turn")[1] > 0
         if owed and jokers:
             return ContractGreedyBot._pick_joker(jokers, hand, table)
         if naturals:
-            return max(naturals, key=lambda x: (CARD_POINTS[x[1][1]], -x[0]))[0]
+            return max(naturals, key=lambda x: (CARD_POINTS[x[1].card], -x[0]))[0]
         if swaps:
             return swaps[0][0]
         if jokers:
@@ -319,18 +322,19 @@ class ContractGreedyBot:
         return int(view.legal_actions[0])
 
     @staticmethod
-    def _pick_joker(jokers: list[tuple[int, tuple]], hand: list[int], table: _Table) -> int:
+    def _pick_joker(jokers: list[tuple[int, LayOff]], hand: list[int], table: _Table) -> int:
         """A joker lay-off, preferring a run end that lets a natural card in hand fit next."""
         naturals = [t for t in range(52) if hand[t]]
-        for i, (_, _, meld, low) in jokers:
-            if any(not table.fits(t) and table.fits_after_joker(t, meld, low) for t in naturals):
+        for i, a in jokers:
+            if any(not table.fits(t) and table.fits_after_joker(t, a.meld, a.low)
+                   for t in naturals):
                 return i
         return jokers[0][0]
 
-    def _best_discard(self, discards: list[tuple[int, tuple]], hand: list[int], melded: bool,
+    def _best_discard(self, discards: list[tuple[int, Discard]], hand: list[int], melded: bool,
                       table: _Table, sets: bool, runs: bool) -> int:
-        def key(x: tuple[int, tuple]) -> tuple[int, int, int, int]:
-            i, (_, t) = x
+        def key(x: tuple[int, Discard]) -> tuple[int, int, int, int]:
+            i, t = x[0], x[1].card
             h = list(hand)
             h[t] -= 1
             return (t == JOKER, self._useful(h, t, melded, table, sets, runs),

@@ -132,15 +132,15 @@ class IndianGreedyBot:
         typed = {i: decode(i) for i in legal}
         for kind in ("hand_rummy", "declare"):
             for i, a in typed.items():
-                if a[0] == kind:
+                if a.kind == kind:
                     return i
         counts = [int(x) for x in view.piece("hand")]
         wr = _wild_rank(view.piece("wild"))
         packs = _packs(view, counts)
-        by_kind = {a[0]: i for i, a in typed.items() if len(a) == 1}
+        by_kind = {a.kind: i for i, a in typed.items() if len(a) == 1}
         if "draw_stock" in by_kind or "take_discard" in by_kind or "pack" in by_kind:
             return self._draw(view, counts, wr, packs, by_kind)
-        discards = {a[1]: i for i, a in typed.items() if a[0] == "discard"}
+        discards = {a.card: i for i, a in typed.items() if a.kind == "discard"}
         return self._discard(counts, wr, packs, discards)
 
     def _draw(self, view: SeatView, counts: list[int], wr: int, packs: int,

@@ -14,6 +14,8 @@ dead end. Its strategy, in order:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from rummy_env.bots.base import SeatView
@@ -40,16 +42,16 @@ class ManipulationGreedyBot:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         decode = view.action_layout.decode
-        by_kind: dict[str, list[tuple[tuple, int]]] = {}
+        by_kind: dict[str, list[tuple[Any, int]]] = {}
         for a in legal:
             typed = decode(a)
-            by_kind.setdefault(typed[0], []).append((typed, a))
+            by_kind.setdefault(typed.kind, []).append((typed, a))
         if "knock" in by_kind:
             return by_kind["knock"][0][1]
         if "no_knock" in by_kind:
             return by_kind["no_knock"][0][1]
         if "play" in by_kind:
-            return max(by_kind["play"], key=lambda x: (_value(x[0][1]), x[0][1]))[1]
+            return max(by_kind["play"], key=lambda x: (_value(x[0].card), x[0].card))[1]
         if "joker" in by_kind:
             return by_kind["joker"][0][1]
         if "finish" in by_kind:

@@ -148,8 +148,8 @@ class GinOpponentModel:
     def remember(self, info: Information, action: Any) -> None:
         """After the bot's own move: its discard ``X`` and the pile it leaves."""
         pub = info.public
-        if action[0] == "discard":
-            x = card_str(action[1])
+        if action.kind == "discard":
+            x = card_str(action.card)
             self._mine = (self._key(info), pub["turn"]["number"], pub["discard"] + [x], x)
 
     def evidence(self, info: Information) -> dict[str, Any] | None:

@@ -155,11 +155,11 @@ def _gin(view: SeatView, out: dict[str, np.ndarray]) -> None:
     out["stock"][0] = float(view.piece("counts")[0])
     if view.legal_actions:
         decode = view.action_layout.decode
-        kinds = {decode(i)[0] for i in view.legal_actions}
+        kinds = {decode(i).kind for i in view.legal_actions}
         out["can_knock"][0] = float("knock" in kinds)
         if "discard" in kinds or "knock" in kinds:
-            a = decode(GinGreedyBot().act(view))
-            out["best_discard"][a[1]] = 1.0
+            a = decode(GinGreedyBot().act(view))  # a Discard or a Knock
+            out["best_discard"][a.card] = 1.0
 
 
 def _gin_potential(view: SeatView) -> float:
@@ -220,13 +220,13 @@ def _indian(view: SeatView, out: dict[str, np.ndarray]) -> None:
     if view.legal_actions:
         decode = view.action_layout.decode
         typed = [decode(i) for i in view.legal_actions]
-        kinds = {a[0] for a in typed}
+        kinds = {a.kind for a in typed}
         declare = declare or "declare" in kinds
         if kinds & {"discard", "declare", "take_discard"}:
             a = decode(IndianGreedyBot().act(view))
-            if a[0] in ("discard", "declare"):
-                out["best_discard"][a[1]] = 1.0
-            elif a[0] == "take_discard":
+            if a.kind in ("discard", "declare"):
+                out["best_discard"][a.card] = 1.0
+            elif a.kind == "take_discard":
                 out["greedy_take"][0] = 1.0
     out["can_declare"][0] = float(declare)
 
@@ -342,11 +342,11 @@ def _manipulation(view: SeatView, out: dict[str, np.ndarray]) -> None:
         playable, joker = out["playable"], out["joker_playable"]
         for i in view.legal_actions:
             a = decode(i)
-            if a[0] == "play":
-                playable[a[1]] = 1.0
-            elif a[0] == "joker":
-                joker[a[1]] = 1.0
-            elif a[0] == "knock":
+            if a.kind == "play":
+                playable[a.card] = 1.0
+            elif a.kind == "joker":
+                joker[a.card] = 1.0
+            elif a.kind == "knock":
                 out["can_knock"][0] = 1.0
         out["n_playable"][0] = float(playable.sum()) / 10.0
 

@@ -11,6 +11,10 @@ import numpy as np
 
 from rummy_env.cards import JOKER, NUM_TYPES
 from rummy_env.codec import ActionLayout
+from rummy_env.contract.actions import (
+    ANNOUNCE, BUY, DISCARD, DRAW_STOCK, PASS, TAKE_DISCARD, call, dig, lay_off, meld, swap,
+)
+from rummy_env.contract.actions import CLAIM as _CLAIM  # CLAIM here is the phase
 from rummy_env.contract.state import (
     CALL, CLAIM, DRAW, PLAY, ContractGame, ContractState, action_text,
 )
@@ -21,38 +25,38 @@ def build_action_layout(game: ContractGame) -> ActionLayout:
     """The action ranges of a contract-family game, in id order."""
     r, m = game.rules, game.max_melds
     blocks = [
-        ("draw_stock", [("draw_stock",)], "draw the top stock card (CR-5; opens May I?, CR-7)"),
-        ("take_discard", [("take_discard",)], "take the top discard (CR-5, SP-4)"),
-        ("dig", [("dig", d) for d in range(2, game.max_dig + 1)] if r.dig else [],
+        ("draw_stock", [DRAW_STOCK], "draw the top stock card (CR-5; opens May I?, CR-7)"),
+        ("take_discard", [TAKE_DISCARD], "take the top discard (CR-5, SP-4)"),
+        ("dig", [dig(d) for d in range(2, game.max_dig + 1)] if r.dig else [],
          "take the top d discards, d = id - first + 2 (SP-4)"),
-        ("buy", [("buy",)] if r.buy_before_draw else [],
+        ("buy", [BUY] if r.buy_before_draw else [],
          "buy the top discard before the normal draw, paying the kitty (PR-6)"),
-        ("claim", [("claim",)] if r.may_i else [],
+        ("claim", [_CLAIM] if r.may_i else [],
          "buy the top discard out of turn, paying the kitty (PR-6)" if r.claim_price
          else "claim the top discard out of turn (CR-7)"),
-        ("pass", [("pass",)] if r.may_i or r.shanghai else [],
+        ("pass", [PASS] if r.may_i or r.shanghai else [],
          "decline to claim (CR-7)" + (" or to call Shanghai (SH-6)" if r.shanghai else "")),
-        ("call", [("call", i, False) for i in range(m)] if r.shanghai else [],
+        ("call", [call(i) for i in range(m)] if r.shanghai else [],
          "call Shanghai on the top discard and lay it off on meld i: on a set, at the fitting "
          "end of a run, a joker at the high end (SH-6b)"),
-        ("call_joker_low", [("call", i, True) for i in range(m)] if r.shanghai else [],
+        ("call_joker_low", [call(i, True) for i in range(m)] if r.shanghai else [],
          "call Shanghai on a joker discard and lay it off at the low end of run i (SH-6b)"),
-        ("meld", [("meld", sh) for sh in game.shapes],
+        ("meld", [meld(sh) for sh in game.shapes],
          "lay one contract meld: a set by rank and size, a run by suit and span (CR-3, CR-5)"),
-        ("lay_off", [("lay_off", t, i, False) for i in range(m) for t in range(52)],
+        ("lay_off", [lay_off(t, i) for i in range(m) for t in range(52)],
          "lay off a natural card on table meld i: id = first + 52*i + card (CR-10)"),
-        ("lay_off_wild_low", [("lay_off", t, i, True) for i in range(m) for t in range(52)
+        ("lay_off_wild_low", [lay_off(t, i, True) for i in range(m) for t in range(52)
                               if r.is_wild(t)],
          "lay off a wild card (PR-5) at the low end of run i, standing for the card there; "
          "its lay_off id puts it on a set or the high end"),
-        ("lay_off_joker", [("lay_off", JOKER, i, False) for i in range(m)],
+        ("lay_off_joker", [lay_off(JOKER, i) for i in range(m)],
          "lay off a joker on meld i: on a set, or at the high end of a run (CR-10)"),
-        ("lay_off_joker_low", [("lay_off", JOKER, i, True) for i in range(m)],
+        ("lay_off_joker_low", [lay_off(JOKER, i, True) for i in range(m)],
          "lay off a joker at the low end of run i (CR-10)"),
-        ("swap", [("swap", t, i) for i in range(m) for t in range(52)] if r.joker_swap else [],
+        ("swap", [swap(t, i) for i in range(m) for t in range(52)] if r.joker_swap else [],
          "put the natural card in place of the joker standing for it in run i (CR-8)"),
-        ("discard", [("discard", t) for t in range(NUM_TYPES)], "discard a card by type (CR-5)"),
-        ("announce", [("announce", t) for t in range(NUM_TYPES)] if r.shanghai else [],
+        ("discard", DISCARD, "discard a card by type (CR-5)"),
+        ("announce", ANNOUNCE if r.shanghai else [],
          "discard a card that fits a table meld, announcing Shanghai: no one may take or "
          "claim it (SH-6a)"),
     ]

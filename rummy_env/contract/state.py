@@ -17,11 +17,13 @@ phase                 who acts and what they may do
 ``game_over``         nobody: the last deal has been scored
 ====================  =====================================================================
 
-Actions are plain tuples, turned into integers only by the codec:
-``("draw_stock",)``, ``("take_discard",)``, ``("dig", depth)``, ``("claim",)``, ``("pass",)``,
-``("meld", shape)``, ``("lay_off", card, meld, low)``, ``("swap", card, meld)``,
-``("discard", card)``, ``("announce", card)`` (discard announcing Shanghai, SH-6a),
-``("call", meld, low)`` (call Shanghai on the top discard and lay it off on ``meld``, SH-6b).
+Actions are named tuples, one class per kind (:mod:`rummy_env.contract.actions` lists them and
+their fields), each equal to the plain tuple it replaces and turned into an integer only by the
+codec: ``DrawStock()`` is ``("draw_stock",)``, ``TakeDiscard()``, ``Dig(depth)``, ``Buy()``,
+``Claim()``, ``Pass()``, ``Meld(shape)``, ``LayOff(card, meld, low)``, ``Swap(card, meld)``,
+``Discard(card)``, ``Announce(card)`` (discard announcing Shanghai, SH-6a), ``Call(meld, low)``
+(call Shanghai on the top discard and lay it off on ``meld``, SH-6b). Each phase has its legal
+actions and its way to apply one (``_LEGAL`` and ``_APPLY``, by phase).
 
 Decisions where RULES leaves room (each also in the variant docstrings):
 
@@ -47,9 +49,9 @@ Decisions where RULES leaves room (each also in the variant docstrings):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,6 +59,11 @@ from rummy_env.cards import (
     JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list,
 )
 from rummy_env.contract import turn
+from rummy_env.contract.actions import (
+    BUY, DRAW_STOCK, PASS, TAKE_DISCARD, Action, Announce, Buy, Call, Claim, Dig, Discard,
+    DrawStock, LayOff, Meld, Pass, Swap, TakeDiscard, call, dig, lay_off,
+)
+from rummy_env.contract.actions import CLAIM as _CLAIM  # CLAIM here is the phase
 from rummy_env.contract.melds import (
     ContractContext, Shape, TableMeld, allocate,
     iter_shapes,
@@ -67,9 +74,6 @@ from rummy_env.contract.rules import ContractRules
 from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.phases import PhaseEnum
-
-Action = tuple
-
 
 class Phase(PhaseEnum):
     """The phases of a contract-family deal (module docstring); each equals its string."""
@@ -332,32 +336,34 @@ class ContractState(StateBase):
     def legal_actions(self) -> list[Action]:
         """The exact set of legal actions of the acting seat (empty when nobody acts)."""
         if self._legal is None:
-            if self.phase == DRAW:
-                self._legal = self._legal_draw()
-            elif self.phase == CLAIM:
-                self._legal = [("claim",), ("pass",)]
-            elif self.phase == CALL:
-                self._legal = [("pass",)] + [
-                    ("call", mi, low) for _, _, mi, low in self._layoffs_of(self.discard[-1])]
-            elif self.phase == PLAY:
-                self._legal = self._legal_play()
-            else:
-                self._legal = []
+            self._legal = self._LEGAL[self.phase](self)
         return self._legal
+
+    def _legal_claim(self) -> list[Action]:
+        return [_CLAIM, PASS]  # CR-7
+
+    def _legal_call(self) -> list[Action]:
+        """SH-6b: pass, or call the discard onto any meld it can be laid off on."""
+        out: list[Action] = [PASS]
+        out.extend(call(a.meld, a.low) for a in self._layoffs_of(self.discard[-1]))
+        return out
+
+    def _legal_none(self) -> list[Action]:
+        return []  # the deal or the game is over: nobody acts
 
     def _legal_draw(self) -> list[Action]:
         out: list[Action] = []
         if self._stock_can_supply(1):
-            out.append(("draw_stock",))
+            out.append(DRAW_STOCK)
         if self.discard and not self.announced:
-            out.append(("take_discard",))
+            out.append(TAKE_DISCARD)
             if self.rules.buy_before_draw and self._may_buy(self.to_move):
-                out.append(("buy",))  # PR-6: the player to move buys before its draw
+                out.append(BUY)  # PR-6: the player to move buys before its draw
         if self.rules.dig:
             first = 2 if self.melded[self.to_move] else self._dig_floor()
             for depth in range(first, len(self.discard) + 1):
                 if self._dig_ok(depth):
-                    out.append(("dig", depth))
+                    out.append(dig(depth))
         return out
 
     def _dig_floor(self) -> int:
@@ -428,38 +434,32 @@ class ContractState(StateBase):
                 + ", ".join(self.action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
             )
-        kind = action[0]
-        if self.phase == DRAW:
-            self._apply_draw(action, rng)
-        elif self.phase == CLAIM:
-            self._apply_claim(kind == "claim", rng)
-        elif self.phase == CALL:
-            self._apply_call(action, rng)
-        else:
-            self._apply_play(action, rng)
+        if type(action) is tuple:  # a plain tuple (users, tests, scenarios): its typed twin
+            action = legal[legal.index(action)]
+        self._APPLY[self.phase](self, action, rng)
 
-    def _apply_draw(self, action: Action, rng: np.random.Generator) -> None:
+    def _apply_draw(self, action: DrawStock | Buy | TakeDiscard | Dig,
+                    rng: np.random.Generator) -> None:
         seat = self.to_move
-        kind = action[0]
         self._legal = None
-        if kind == "draw_stock":
+        if action.kind == "draw_stock":
             if self.rules.may_i and self.discard and not self.announced:
                 self.last_claimer = -1
                 if self._open_claims():
                     return
             self._finish_stock_draw(rng)
-        elif kind == "buy":
+        elif action.kind == "buy":
             self._take_claim(seat, rng)  # PR-6: then the normal draw follows
             if not self._stock_can_supply(1):
                 self._end_deal()  # CR-7/CR-11: the buy used the last cards
             return
-        elif kind == "take_discard":
+        elif action.kind == "take_discard":
             t = self._take_top(seat)
             if self.rules.no_discard_taken:
                 self.forbidden = t
             self.phase = PLAY
         else:  # dig
-            depth = action[1]
+            depth = action.depth
             taken = [self._take_top(seat) for _ in range(depth)]
             self.obligation = taken[-1]  # SP-4: the deepest card must reach the table
             self.phase = PLAY
@@ -510,10 +510,10 @@ class ContractState(StateBase):
         self.phase = CLAIM
         return True
 
-    def _apply_claim(self, claim: bool, rng: np.random.Generator) -> None:
+    def _apply_claim(self, action: Claim | Pass, rng: np.random.Generator) -> None:
         self._legal = None
         seat = self.claim_queue.pop(0)
-        if claim:
+        if action.kind == "claim":
             self._take_claim(seat, rng)
             if self._open_claims():  # CR-7: the new top may be claimed the same way
                 return
@@ -521,12 +521,12 @@ class ContractState(StateBase):
             return
         self._finish_stock_draw(rng)
 
-    def _apply_call(self, action: Action, rng: np.random.Generator) -> None:
+    def _apply_call(self, action: Pass | Call, rng: np.random.Generator) -> None:
         """SH-6b: a pass asks the next caller; a call lays the discard off on the chosen meld,
         and the discarder draws one card at random from the caller's hand."""
         self._legal = None
         seat = self.claim_queue.pop(0)
-        if action[0] == "pass":
+        if action.kind == "pass":
             if not self.claim_queue:
                 self._begin_turn()
             return
@@ -535,7 +535,7 @@ class ContractState(StateBase):
         t = self.discard.pop()
         self.discarder.pop()
         self.hands[seat][t] += 1  # through the caller's hand onto the meld
-        self._apply_place(self.hands[seat], self.table, ("lay_off", t, action[1], action[2]))
+        self._apply_place(self.hands[seat], self.table, lay_off(t, action.meld, action.low))
         self._table_changed()
         hand = self.hands[seat]
         cards = counts_to_list(hand)
@@ -558,34 +558,34 @@ class ContractState(StateBase):
         self.phase = PLAY
         self._legal = None
 
-    def _apply_play(self, action: Action, rng: np.random.Generator) -> None:
+    def _apply_play(self, action: Meld | LayOff | Swap | Discard | Announce,
+                    rng: np.random.Generator) -> None:
         seat = self.to_move
         hand = self.hands[seat]
-        kind = action[0]
         opts = self._opts
         self._legal = None
         self._opts = None
-        if kind == "meld":
-            self._apply_meld(seat, action[1], opts or {})
-        elif kind in ("lay_off", "swap"):
+        if action.kind == "meld":
+            self._apply_meld(seat, action.shape, opts or {})
+        elif action.kind == "lay_off" or action.kind == "swap":
             t = self._apply_place(hand, self.table, action)
             self._table_changed()
             if self.known[seat][t]:
                 self.known[seat][t] -= 1
-            if kind == "swap":
+            if action.kind == "swap":
                 self.jokers_owed += 1
             elif t == JOKER and self.jokers_owed:
                 self.jokers_owed -= 1
             if t == self.obligation:
                 self.obligation = -1
         else:  # discard or announce
-            t = action[1]
+            t = action.card
             hand[t] -= 1
             if self.known[seat][t]:
                 self.known[seat][t] -= 1
             self.discard.append(t)
             self.discarder.append(seat)
-            self.announced = kind == "announce"
+            self.announced = action.kind == "announce"
             if sum(hand) == 0:
                 self._go_out(seat)
                 return
@@ -651,6 +651,16 @@ class ContractState(StateBase):
                 # CR-13: the whole hand is melded; the deal ends without a discard. (SH-1: a
                 # hand with cards left lays them off first, then goes out, _apply_play.)
                 self._go_out(seat)
+
+    #: Per phase, the legal actions and how one applies: the one dispatch of ``legal_actions``
+    #: and ``apply``; a handler of a phase with several kinds branches on ``action.kind``.
+    _LEGAL: ClassVar[dict[str, Callable[[ContractState], list[Action]]]] = {
+        DRAW: _legal_draw, CLAIM: _legal_claim, CALL: _legal_call, PLAY: _legal_play,
+        DEAL_OVER: _legal_none, GAME_OVER: _legal_none,
+    }
+    _APPLY: ClassVar[dict[str, Callable[[ContractState, Any, np.random.Generator], None]]] = {
+        DRAW: _apply_draw, CLAIM: _apply_claim, CALL: _apply_call, PLAY: _apply_play,
+    }
 
     # ------------------------------------------------------------------ ending
     def _go_out(self, seat: int) -> None:
@@ -766,8 +776,9 @@ def shape_text(sh: Shape) -> str:
     return f"meld run {SUITS[suit]} {rt(lo)}-{rt(hi)}"
 
 
-def action_text(a: Action) -> str:
-    """Text of a typed action: ``draw stock``, ``meld run H 4-7``, ``lay off 8H on 2`` ..."""
+def action_text(a: tuple[Any, ...]) -> str:
+    """Text of an action: ``draw stock``, ``meld run H 4-7``, ``lay off 8H on 2`` ..."""
+    # By position: plain tuples arrive here too (a user's action in apply's error message).
     k = a[0]
     if k == "draw_stock":
         return "draw stock"

@@ -19,6 +19,16 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from rummy_env.cards import JOKER, NUM_TYPES, rank_of, suit_of
+from rummy_env.contract.actions import (
+    ANNOUNCE,
+    DISCARD,
+    Action,
+    LayOff,
+    Swap,
+    lay_offs_on,
+    meld,
+    swaps_on,
+)
 from rummy_env.contract.melds import (
     Shape,
     TableMeld,
@@ -34,16 +44,14 @@ from rummy_env.contract.melds import (
 if TYPE_CHECKING:
     from rummy_env.contract.state import ContractState
 
-Action = tuple
-
 #: The joker room of a set with no size limit: more than any hand holds.
 _UNBOUNDED = 1 << 20
 
 
-def _owed_after(owed: int, a: Action) -> int:
+def _owed_after(owed: int, a: LayOff | Swap) -> int:
     """Freed jokers still to lay off after lay-off or swap ``a`` (CR-8): a swap frees one, a
     joker laid off while some are owed settles one."""
-    return owed + (a[0] == "swap") - (a[1] == JOKER and owed > 0)
+    return owed + (a.kind == "swap") - (a.card == JOKER and owed > 0)
 
 
 def can_layoff_now(state: ContractState, seat: int) -> bool:
@@ -302,7 +310,7 @@ def joker_room(state: ContractState, table: Sequence[TableMeld]) -> int:
     return room
 
 
-def layoffs_of(state: ContractState, t: int) -> list[Action]:
+def layoffs_of(state: ContractState, t: int) -> list[LayOff]:
     """Every lay-off of one card of type ``t`` onto the table (SH-6: where a discard fits)."""
     one = [0] * NUM_TYPES
     one[t] = 1
@@ -330,7 +338,7 @@ def can_end_turn(
     if key in seen:
         return seen[key]
     seen[key] = False
-    moves = layoffs(state, hand, table)
+    moves: list[LayOff | Swap] = list(layoffs(state, hand, table))
     if can_swap_now(state, seat):
         moves += swaps(state, hand, table)
     for a in moves:
@@ -343,10 +351,10 @@ def can_end_turn(
     return False
 
 
-def layoffs(state: ContractState, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
+def layoffs(state: ContractState, hand: Sequence[int], table: Sequence[TableMeld]) -> list[LayOff]:
     """Every single lay-off from ``hand`` onto ``table`` (CR-10)."""
     rules = state.rules
-    out: list[Action] = []
+    out: list[LayOff] = []
     present = [t for t in range(52) if hand[t]]
     if rules.wild_ranks:
         wilds = [t for t in present if rules.is_wild(t)]
@@ -354,36 +362,38 @@ def layoffs(state: ContractState, hand: Sequence[int], table: Sequence[TableMeld
         for mi, m in enumerate(table):
             # PR-5: a wild 2 goes on a set, or on either end of a run (standing for the
             # card there, itself if it is that card); ``low`` names the run's end.
+            high, low = lay_offs_on(mi), lay_offs_on(mi, True)
             for t in wilds:
                 if m.kind == "set":
                     if joker_layoff_stand(rules, m, 1) is not None:
-                        out.append(("lay_off", t, mi, False))
+                        out.append(high[t])
                     continue
                 if joker_layoff_stand(rules, m, 0) is not None:
-                    out.append(("lay_off", t, mi, True))
+                    out.append(low[t])
                 if joker_layoff_stand(rules, m, 1) is not None:
-                    out.append(("lay_off", t, mi, False))
+                    out.append(high[t])
     for mi, m in enumerate(table):
+        high = lay_offs_on(mi)
         if m.kind == "set":
             for t in present:
                 if rank_of(t) == m.key and layoff_natural_pos(rules, m, t) is not None:
-                    out.append(("lay_off", t, mi, False))
+                    out.append(high[t])
             if hand[JOKER] and joker_layoff_stand(rules, m, 1) is not None:
-                out.append(("lay_off", JOKER, mi, False))
+                out.append(high[JOKER])
         else:
             for t in present:
                 if suit_of(t) == m.key and layoff_natural_pos(rules, m, t) is not None:
-                    out.append(("lay_off", t, mi, False))
+                    out.append(high[t])
             if hand[JOKER]:
                 if joker_layoff_stand(rules, m, 0) is not None:
-                    out.append(("lay_off", JOKER, mi, True))
+                    out.append(lay_offs_on(mi, True)[JOKER])
                 if joker_layoff_stand(rules, m, 1) is not None:
-                    out.append(("lay_off", JOKER, mi, False))
+                    out.append(high[JOKER])
     return out
 
 
-def swaps(state: ContractState, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Action]:
-    out: list[Action] = []
+def swaps(state: ContractState, hand: Sequence[int], table: Sequence[TableMeld]) -> list[Swap]:
+    out: list[Swap] = []
     for mi, m in enumerate(table):
         if m.kind != "run":
             continue  # CR-8: jokers in sets are dead
@@ -391,7 +401,7 @@ def swaps(state: ContractState, hand: Sequence[int], table: Sequence[TableMeld])
         for c, s in zip(m.cards, m.stands):
             if c == JOKER and hand[s] and s not in seen:
                 seen.add(s)
-                out.append(("swap", s, mi))
+                out.append(swaps_on(mi)[s])
     return out
 
 
@@ -420,13 +430,13 @@ def place_search(
         return False
     seen.add(key)
     seat = state.to_move
-    acts = layoffs(state, hand, table)
+    acts: list[LayOff | Swap] = list(layoffs(state, hand, table))
     if can_swap_now(state, seat):
         acts += swaps(state, hand, table)
     # the moves that place ``t`` first, then the others that may open a way for it
-    for a in sorted(acts, key=lambda a: a[1] != t):
-        if a[1] != t and a[0] == "lay_off":
-            m = table[a[2]]
+    for a in sorted(acts, key=lambda a: a.card != t):
+        if a.card != t and a.kind == "lay_off":
+            m = table[a.meld]
             if m.kind != "run" or m.key != suit_of(t) or t == JOKER:
                 continue
         h2 = list(hand)
@@ -435,7 +445,7 @@ def place_search(
         owed2 = _owed_after(owed, a)
         if not turn_can_end(state, h2, tb2, owed2, seat):
             continue  # a step the mask does not offer (a dead end)
-        if a[1] == t or place_search(state, h2, t, tb2, owed2, seen):
+        if a.card == t or place_search(state, h2, t, tb2, owed2, seen):
             return True
     return False
 
@@ -455,12 +465,13 @@ def turn_can_end(
     return not strict or can_end_turn(state, hand, table, owed, seat, {})
 
 
-def apply_place(state: ContractState, hand: list[int], table: list[TableMeld], a: Action) -> int:
+def apply_place(state: ContractState, hand: list[int], table: list[TableMeld], a: LayOff | Swap,
+                ) -> int:
     """Apply a lay-off or swap to a hand and table; returns the card placed."""
     rules = state.rules
-    if a[0] == "lay_off":
-        _, t, mi, low = a
-        m = table[mi]
+    if a.kind == "lay_off":
+        t, low = a.card, a.low
+        m = table[a.meld]
         if t != JOKER and rules.is_wild(t):
             if m.kind == "set":
                 stand = t if rank_of(t) == m.key else joker_layoff_stand(rules, m, 1)
@@ -480,8 +491,8 @@ def apply_place(state: ContractState, hand: list[int], table: list[TableMeld], a
         apply_layoff(m, t, stand, pos)
         hand[t] -= 1
         return t
-    _, t, mi = a
-    m = table[mi]
+    t = a.card
+    m = table[a.meld]
     for i, (c, s) in enumerate(zip(m.cards, m.stands)):
         if c == JOKER and s == t:
             m.cards[i] = t
@@ -500,7 +511,7 @@ def legal_play(state: ContractState) -> list[Action]:
     if state.contract_left is not None or not state.melded[seat]:
         opts = contract_opts(state, hand, state.obligation)
         state._opts = opts
-        out.extend(("meld", sh) for sh in opts)
+        out.extend(meld(sh) for sh in opts)
         if state.contract_left is not None:
             return out  # a contract once started must be finished this turn
     if emptying_turn(state, seat):
@@ -517,10 +528,10 @@ def legal_play(state: ContractState) -> list[Action]:
     return out
 
 
-def _emptying_layoffs(state: ContractState, hand: list[int]) -> list[Action]:
+def _emptying_layoffs(state: ContractState, hand: list[int]) -> list[LayOff]:
     """SH-1: after the final deal's contract, only lay-offs that keep the whole hand layable
     this turn; no discard (and no swap: the contract was met this turn, CR-8)."""
-    out: list[Action] = []
+    out: list[LayOff] = []
     memo: dict[tuple, bool] = {}
     for a in layoffs(state, hand, state.table):
         h2, tb2 = list(hand), [m.copy() for m in state.table]
@@ -530,10 +541,10 @@ def _emptying_layoffs(state: ContractState, hand: list[int]) -> list[Action]:
     return out
 
 
-def _placements(state: ContractState, hand: list[int], seat: int) -> list[Action]:
+def _placements(state: ContractState, hand: list[int], seat: int) -> list[LayOff | Swap]:
     """The lay-offs and swaps of a player who may lay off now, each kept only if it keeps an
     SP-4 obligation placeable and the turn able to end."""
-    cands = layoffs(state, hand, state.table)
+    cands: list[LayOff | Swap] = list(layoffs(state, hand, state.table))
     if can_swap_now(state, seat):
         # A swap is legal only if the freed joker (and any still owed) can then be
         # laid off (CR-8, SH-3); the owed filter below checks that for every step.
@@ -548,7 +559,7 @@ def _placements(state: ContractState, hand: list[int], seat: int) -> list[Action
     kept = []
     for a in cands:
         owed = _owed_after(owed0, a)
-        left = size - (a[0] == "lay_off")
+        left = size - (a.kind == "lay_off")
         if owed == 0 and not (strict and left == 1):
             kept.append(a)  # nothing owed, a discard can follow: no copy needed
             continue
@@ -559,13 +570,14 @@ def _placements(state: ContractState, hand: list[int], seat: int) -> list[Action
     return kept
 
 
-def _keep_obligation(state: ContractState, hand: list[int], cands: list[Action]) -> list[Action]:
+def _keep_obligation(state: ContractState, hand: list[int], cands: list[LayOff | Swap],
+                     ) -> list[LayOff | Swap]:
     """SP-4: of ``cands``, the moves that place the dug card, or after which it can still
     reach the table this turn (:func:`can_place`)."""
     owed0 = state.jokers_owed
     kept = []
     for a in cands:
-        if a[1] == state.obligation:
+        if a.card == state.obligation:
             kept.append(a)
             continue
         h2, tb2 = list(hand), [m.copy() for m in state.table]
@@ -581,10 +593,10 @@ def _discards(state: ContractState, hand: list[int]) -> list[Action]:
     announcements of SH-6a."""
     present = [t for t in range(NUM_TYPES) if hand[t]]
     allowed = [t for t in present if t != state.forbidden] or present
-    out: list[Action] = [("discard", t) for t in allowed]
+    out: list[Action] = [DISCARD[t] for t in allowed]
     if state.rules.shanghai and sum(hand) >= 2:
         # SH-6a: a discard that fits a table meld may be announced.
         # (each type's lay-offs do not depend on the rest of the hand: one pass)
-        fits = {a[1] for a in layoffs(state, hand, state.table)}
-        out.extend(("announce", t) for t in allowed if t in fits)
+        fits = {a.card for a in layoffs(state, hand, state.table)}
+        out.extend(ANNOUNCE[t] for t in allowed if t in fits)
     return out

@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from rummy_env.codec import ActionLayout
-from rummy_env.gin.melds import MELDS
-from rummy_env.gin.state import (
-    DEAL_OVER, DEFEND, GAME_OVER, MAX_SLOTS, PHASES, GinGame, GinState, action_text,
+from rummy_env.gin.actions import (
+    DISCARD, DONE, DRAW_STOCK, KNOCK, LAY_OFF, MAX_SLOTS, MELD, PASS, TAKE_DISCARD,
 )
+from rummy_env.gin.state import DEAL_OVER, DEFEND, GAME_OVER, PHASES, GinGame, GinState, action_text
 from rummy_env.obs import ObsLayout
 
 _CARDS = 52
@@ -33,20 +33,20 @@ _STOCK_AFTER_DEAL = 31  # 52 - 2 * 10 - the upcard (GR-2)
 def build_action_layout(game: GinGame) -> ActionLayout:
     """The action ranges of Gin Rummy, in id order."""
     blocks = [
-        ("draw_stock", [("draw_stock",)], "draw the top stock card (GR-4)"),
-        ("take_discard", [("take_discard",)], "take the top discard, or the first upcard "
-                                              "(GR-3, GR-4)"),
-        ("pass", [("pass",)], "pass the first upcard (GR-3)"),
-        ("discard", [("discard", t) for t in range(_CARDS)],
+        ("draw_stock", [DRAW_STOCK], "draw the top stock card (GR-4)"),
+        ("take_discard", [TAKE_DISCARD], "take the top discard, or the first upcard "
+                                         "(GR-3, GR-4)"),
+        ("pass", [PASS], "pass the first upcard (GR-3)"),
+        ("discard", DISCARD[:_CARDS],
          "discard a card by type, ending the turn (GR-4)"),
-        ("knock", [("knock", t) for t in range(_CARDS)],
+        ("knock", KNOCK,
          "discard a card by type and knock: deadwood within the knock limit, gin at 0 (GR-5)"),
-        ("meld", [("meld", i) for i in range(len(MELDS))],
+        ("meld", MELD,
          "lay a meld (cards listed by suit then rank): the knocker after knocking (GR-5), "
          "the defender after that (GR-6)"),
-        ("lay_off", [("lay_off", t, k) for t in range(_CARDS) for k in range(MAX_SLOTS)],
+        ("lay_off", [a for row in LAY_OFF for a in row],
          "the defender lays a card off on the knocker's meld 0, 1 or 2 (GR-6)"),
-        ("done", [("done",)], "finish laying melds: the cards left are deadwood (GR-5, GR-6)"),
+        ("done", [DONE], "finish laying melds: the cards left are deadwood (GR-5, GR-6)"),
     ]
     return ActionLayout(blocks, action_text)
 

@@ -20,10 +20,13 @@ phase             who acts and what they may do
 ``game_over``     nobody: the game is over
 ================  ======================================================================
 
-Actions are plain tuples, turned into integers only by the codec: ``("draw_stock",)``,
-``("take_discard",)``, ``("pass",)``, ``("discard", card)``, ``("knock", card)`` (discard
-``card`` and knock), ``("meld", i)`` (lay meld ``MELDS[i]``), ``("lay_off", card, k)`` (lay
-``card`` off on the knocker's ``k``-th meld), ``("done",)``.
+Actions are named tuples, one class per kind (:mod:`rummy_env.gin.actions` lists them and their
+fields), each equal to the plain tuple it replaces and turned into an integer only by the codec:
+``DrawStock()`` is ``("draw_stock",)``, ``TakeDiscard()``, ``Pass()``, ``Discard(card)``,
+``Knock(card)`` (discard ``card`` and knock), ``Meld(meld)`` (lay meld ``MELDS[meld]``),
+``LayOff(card, slot)`` (lay ``card`` off on the knocker's meld ``slot``), ``Done()``. Each phase
+has its legal actions and its way to apply one (``_LEGAL`` and ``_APPLY``, by phase, as
+OpenSpiel's gin_rummy has ``ApplyDrawAction`` and the rest).
 
 Cards in hands, piles and on the table are bitmasks (``rummy_env.gin.melds``): one pack, so
 each card type exists once. The stock is a list, top card last.
@@ -38,22 +41,26 @@ game to ``game_to`` counts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from rummy_env.cards import card_str, cards_str
 from rummy_env.core import StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
+from rummy_env.gin.actions import (
+    DISCARD, DONE, DRAW_STOCK, LAY_OFF, MAX_SLOTS, MELD, PASS, TAKE_DISCARD, Action, Discard,
+    Done, DrawStock, Knock, LayOff, Meld, Pass, TakeDiscard,
+)
+from rummy_env.gin.actions import KNOCK as _KNOCK  # KNOCK here is the phase
 from rummy_env.gin.melds import (
     BITS13, CARD_VALUE, MELD_INDEX, MELDS, SUIT_BITS, card_list, deadwood, fits, knock_discards,
     melds_in, value,
 )
 from rummy_env.gin.rules import GinRules
 from rummy_env.phases import PhaseEnum
-
-Action = tuple
 
 class Phase(PhaseEnum):
     """The phases of a Gin Rummy hand (module docstring); each equals its string."""
@@ -76,20 +83,11 @@ PHASES = (FIRST_UPCARD, DRAW, PLAY, KNOCK, DEFEND, DEAL_OVER, GAME_OVER)
 RESULTS = ("knock", "gin", "undercut", "dead")
 HAND_SIZE = 10
 
-DRAW_STOCK: Action = ("draw_stock",)
-TAKE_DISCARD: Action = ("take_discard",)
-PASS: Action = ("pass",)
-DONE: Action = ("done",)
-_DISCARD = tuple(("discard", t) for t in range(52))
-_KNOCK = tuple(("knock", t) for t in range(52))
-_MELD = tuple(("meld", i) for i in range(len(MELDS)))
-#: Knocker's melds a lay-off may target: 10 cards hold at most 3 melds.
-MAX_SLOTS = 3
-_LAY_OFF = tuple(tuple(("lay_off", t, k) for k in range(MAX_SLOTS)) for t in range(52))
+_DISCARD: tuple[Discard, ...] = DISCARD[:52]  # the prebuilt discards of the 52 cards
 
-_UPCARD_ACTIONS = [TAKE_DISCARD, PASS]
-_DRAW_BOTH = [DRAW_STOCK, TAKE_DISCARD]
-_DRAW_STOCK_ONLY = [DRAW_STOCK]
+_UPCARD_ACTIONS: list[Action] = [TAKE_DISCARD, PASS]
+_DRAW_BOTH: list[Action] = [DRAW_STOCK, TAKE_DISCARD]
+_DRAW_STOCK_ONLY: list[Action] = [DRAW_STOCK]
 
 
 class _ByCards:
@@ -277,21 +275,17 @@ class GinState(StateBase):
         modify it."""
         legal = self._legal
         if legal is None:
-            ph = self.phase
-            if ph == PLAY:
-                legal = self._legal_play()
-            elif ph == DRAW:
-                legal = _DRAW_STOCK_ONLY if self.upcard_refused else _DRAW_BOTH
-            elif ph == FIRST_UPCARD:
-                legal = _UPCARD_ACTIONS
-            elif ph == KNOCK:
-                legal = self._legal_knock()
-            elif ph == DEFEND:
-                legal = self._legal_defend()
-            else:
-                legal = []
-            self._legal = legal
+            legal = self._legal = self._LEGAL[self.phase](self)
         return legal
+
+    def _legal_first_upcard(self) -> list[Action]:
+        return _UPCARD_ACTIONS  # GR-3
+
+    def _legal_draw(self) -> list[Action]:
+        return _DRAW_STOCK_ONLY if self.upcard_refused else _DRAW_BOTH  # GR-3, GR-4
+
+    def _legal_none(self) -> list[Action]:
+        return []  # the hand or the game is over: nobody acts
 
     def knock_options(self) -> int:
         """Cards (bitmask) whose discard leaves deadwood within the knock limit (GR-5), less
@@ -318,7 +312,8 @@ class GinState(StateBase):
         knocker can always finish), and ``done`` once the cards left are within it."""
         hand = self.hands[self.knocker]
         limit = self._knock_limit_now()
-        out = [_MELD[MELD_INDEX[m]] for m in melds_in(hand) if deadwood(hand & ~m) <= limit]
+        out: list[Action] = [MELD[MELD_INDEX[m]] for m in melds_in(hand)
+                              if deadwood(hand & ~m) <= limit]
         out.sort()
         if value(hand) <= limit:
             out.append(DONE)
@@ -328,7 +323,7 @@ class GinState(StateBase):
         """GR-6: any meld of the defender's cards, any lay-off on the knocker's melds (none
         against gin), and ``done``."""
         hand = self.hands[1 - self.knocker]
-        out = [_MELD[MELD_INDEX[m]] for m in melds_in(hand)]
+        out: list[Action] = [MELD[MELD_INDEX[m]] for m in melds_in(hand)]
         out.sort()
         if not self.gin:
             for k, slot in enumerate(self.slots):
@@ -336,7 +331,7 @@ class GinState(StateBase):
                 while f:
                     low = f & -f
                     f ^= low
-                    out.append(_LAY_OFF[low.bit_length() - 1][k])
+                    out.append(LAY_OFF[low.bit_length() - 1][k])
         out.append(DONE)
         return out
 
@@ -352,46 +347,62 @@ class GinState(StateBase):
                 + ", ".join(action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
             )
+        if type(action) is tuple:  # a plain tuple (users, tests, scenarios): its typed twin
+            action = legal[legal.index(action)]
         self._legal = None
-        seat = self.to_move
-        kind = action[0]
-        if kind == "discard":
-            self._apply_discard(seat, action[1])
-        elif kind == "draw_stock":
-            self.hands[seat] |= 1 << self.stock.pop()
+        self._APPLY[self.phase](self, action)
+
+    def _apply_first_upcard(self, action: TakeDiscard | Pass) -> None:
+        if action.kind == "pass":
+            self._apply_pass(self.to_move)
+        else:
+            self._take_discard(self.to_move)
+
+    def _apply_draw(self, action: DrawStock | TakeDiscard) -> None:
+        if action.kind == "draw_stock":
+            self.hands[self.to_move] |= 1 << self.stock.pop()
             self.upcard_refused = False
             self.phase = PLAY
-        elif kind == "take_discard":
-            t = self.discard.pop()
-            bit = 1 << t
-            self.pile ^= bit
-            self.hands[seat] |= bit
-            self.known[seat] |= bit
-            self.taken = t
-            self.phase = PLAY
-        elif kind == "pass":
-            self._apply_pass(seat)
-        elif kind == "knock":
-            self._apply_knock(seat, action[1])
-        elif kind == "meld":
-            m = MELDS[action[1]]
+        else:
+            self._take_discard(self.to_move)
+
+    def _take_discard(self, seat: int) -> None:
+        """GR-3, GR-4: the top discard (or the first upcard) goes to the hand, face up."""
+        t = self.discard.pop()
+        bit = 1 << t
+        self.pile ^= bit
+        self.hands[seat] |= bit
+        self.known[seat] |= bit
+        self.taken = t
+        self.phase = PLAY
+
+    def _apply_play(self, action: Discard | Knock) -> None:
+        if action.kind == "discard":
+            self._apply_discard(self.to_move, action.card)
+        else:
+            self._apply_knock(self.to_move, action.card)
+
+    def _apply_laying(self, action: Meld | LayOff | Done) -> None:
+        """Phases ``knock`` and ``defend``: a meld, a lay-off (the defender's) or ``done``."""
+        seat = self.to_move
+        if action.kind == "meld":
+            m = MELDS[action.meld]
             self.hands[seat] &= ~m
             self.known[seat] &= ~m
             self.melds[seat].append(m)
             if seat == self.knocker:
                 self.slots.append(m)
-        elif kind == "lay_off":
-            bit = 1 << action[1]
+        elif action.kind == "lay_off":
+            bit = 1 << action.card
             self.hands[seat] &= ~bit
             self.known[seat] &= ~bit
-            self.slots[action[2]] |= bit
+            self.slots[action.slot] |= bit
             self.laid_off |= bit
-        else:  # done
-            if seat == self.knocker:
-                self.to_move = 1 - seat
-                self.phase = DEFEND
-            else:
-                self._score()
+        elif seat == self.knocker:  # done
+            self.to_move = 1 - seat
+            self.phase = DEFEND
+        else:
+            self._score()
 
     def _apply_discard(self, seat: int, t: int) -> None:
         """A discard ends the turn, or the hand when the stock is down to the wall (GR-8)."""
@@ -430,6 +441,19 @@ class GinState(StateBase):
         self.knocker = seat
         self.gin = deadwood(hand) == 0  # GR-5: a knock with no deadwood is gin
         self.phase = KNOCK
+
+    #: Per phase, the legal actions and how one applies: the one dispatch of ``legal_actions``
+    #: and ``apply`` (OpenSpiel's gin_rummy has ApplyDrawAction, ApplyDiscardAction, ...); a
+    #: handler of a phase with several kinds branches on ``action.kind``.
+    _LEGAL: ClassVar[dict[str, Callable[[GinState], list[Action]]]] = {
+        FIRST_UPCARD: _legal_first_upcard, DRAW: _legal_draw, PLAY: _legal_play,
+        KNOCK: _legal_knock, DEFEND: _legal_defend, DEAL_OVER: _legal_none,
+        GAME_OVER: _legal_none,
+    }
+    _APPLY: ClassVar[dict[str, Callable[[GinState, Any], None]]] = {
+        FIRST_UPCARD: _apply_first_upcard, DRAW: _apply_draw, PLAY: _apply_play,
+        KNOCK: _apply_laying, DEFEND: _apply_laying,
+    }
 
     # ------------------------------------------------------------------ ending
     def _score(self) -> None:
@@ -552,9 +576,10 @@ def _is_action(a: Any) -> bool:
     return False
 
 
-def action_text(a: Action) -> str:
-    """Text of a typed action: ``draw stock``, ``take discard``, ``pass``, ``discard QS``,
+def action_text(a: tuple[Any, ...]) -> str:
+    """Text of an action: ``draw stock``, ``take discard``, ``pass``, ``discard QS``,
     ``knock discarding QS``, ``meld 7C 7D 7H``, ``lay off 8S on 0``, ``done``."""
+    # By position: plain tuples arrive here too (a user's action in apply's error message).
     k = a[0]
     if k == "draw_stock":
         return "draw stock"

@@ -21,6 +21,7 @@ import numpy as np
 
 from rummy_env.cards import JOKER, NUM_TYPES
 from rummy_env.codec import ActionLayout
+from rummy_env.indian.actions import DECLARE, DISCARD, DRAW_STOCK, HAND_RUMMY, PACK, TAKE_DISCARD
 from rummy_env.indian.state import DRAW, PHASES, PLAY, IndianGame, IndianState, action_text
 from rummy_env.obs import ObsLayout
 
@@ -29,15 +30,14 @@ def build_action_layout(game: IndianGame) -> ActionLayout:
     """The action ranges of Indian Rummy, in id order."""
     r = game.rules
     blocks = [
-        ("draw_stock", [("draw_stock",)], "draw the top stock card (IR-5)"),
-        ("take_discard", [("take_discard",)], "take the top discard (IR-5)"),
-        ("pack", [("pack",)], "pack (drop) instead of drawing: owe 10 on the first turn, "
-                              "40 later (IR-7)"),
-        ("hand_rummy", [("hand_rummy",)] if r.hand_rummy else [],
+        ("draw_stock", [DRAW_STOCK], "draw the top stock card (IR-5)"),
+        ("take_discard", [TAKE_DISCARD], "take the top discard (IR-5)"),
+        ("pack", [PACK], "pack (drop) instead of drawing: owe 10 on the first turn, "
+                         "40 later (IR-7)"),
+        ("hand_rummy", [HAND_RUMMY] if r.hand_rummy else [],
          "declare the dealt hand on the first turn, before drawing (IR-10)"),
-        ("discard", [("discard", t) for t in range(NUM_TYPES)],
-         "discard a card by type, ending the turn (IR-5)"),
-        ("declare", [("declare", t) for t in range(NUM_TYPES)],
+        ("discard", DISCARD, "discard a card by type, ending the turn (IR-5)"),
+        ("declare", DECLARE,
          "discard the 14th card by type and declare: the 13 left are valid (IR-6)"),
     ]
     return ActionLayout(blocks, action_text)

@@ -20,9 +20,11 @@ Card count vectors (``hands``, ``known``, ``pile_counts``: 53 counts by card typ
 ``bytearray`` objects: they index, add and compare like lists of ints, and the encoder joins them
 into observations without a Python loop.
 
-Actions are plain tuples, turned into integers only by the codec: ``("draw_stock",)``,
-``("take_discard",)``, ``("pack",)``, ``("hand_rummy",)``, ``("discard", card)``,
-``("declare", card)`` (discard ``card``, the 14th, and declare).
+Actions are named tuples, one class per kind (:mod:`rummy_env.indian.actions` lists them and
+their fields), each equal to the plain tuple it replaces and turned into an integer only by the
+codec: ``DrawStock()`` is ``("draw_stock",)``, ``TakeDiscard()``, ``Pack()``, ``HandRummy()``,
+``Discard(card)``, ``Declare(card)`` (discard ``card``, the 14th, and declare). Each phase has
+its legal actions and its way to apply one (``_LEGAL`` and ``_APPLY``, by phase).
 
 Scores use the sign convention of every rummy_env variant: ``scores[s]`` is the net number of
 points seat ``s`` has paid over the game (negative: net winnings), lower is better, and
@@ -48,10 +50,10 @@ Decisions where RULES leaves room (each also in the variant's docstring):
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -60,11 +62,13 @@ from rummy_env.cards import (
 )
 from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
+from rummy_env.indian.actions import (
+    DECLARE, DISCARD, DRAW_STOCK, HAND_RUMMY, PACK, TAKE_DISCARD, Action, Declare, Discard,
+    DrawStock, HandRummy, Pack, TakeDiscard,
+)
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
 from rummy_env.phases import PhaseEnum
-
-Action = tuple
 
 class Phase(PhaseEnum):
     """The phases of an Indian Rummy deal (module docstring); each equals its string."""
@@ -81,8 +85,6 @@ PHASES = (DRAW, PLAY, DEAL_OVER, GAME_OVER)
 #: How a deal ended (``IndianState.result``).
 RESULTS = ("declare", "early_declare", "hand_rummy", "last_standing", "void")
 _TYPES = range(NUM_TYPES)
-_DISCARD = tuple(("discard", t) for t in _TYPES)
-_DECLARE = tuple(("declare", t) for t in _TYPES)
 
 
 def _near_masks() -> tuple[int, ...]:
@@ -480,12 +482,7 @@ class IndianState(StateBase):
     def legal_actions(self) -> list[Action]:
         """The exact set of legal actions of the acting seat (empty when nobody acts)."""
         if self._legal is None:
-            if self.phase == DRAW:
-                self._legal = self._legal_draw()
-            elif self.phase == PLAY:
-                self._legal = self._legal_play()
-            else:
-                self._legal = []
+            self._legal = self._LEGAL[self.phase](self)
         return self._legal
 
     def can_hand_rummy(self, seat: int) -> bool:
@@ -526,21 +523,24 @@ class IndianState(StateBase):
         seat = self.to_move
         out: list[Action] = []
         if self.stock:
-            out.append(("draw_stock",))
+            out.append(DRAW_STOCK)
         if self.discard:
-            out.append(("take_discard",))
-        out.append(("pack",))
+            out.append(TAKE_DISCARD)
+        out.append(PACK)
         if self.can_hand_rummy(seat):
-            out.append(("hand_rummy",))
+            out.append(HAND_RUMMY)
         return out
 
     def _legal_play(self) -> list[Action]:
         seat = self.to_move
         hand = self.hands[seat]
         taken = self.taken
-        out: list[Action] = [_DISCARD[t] for t in compress(_TYPES, hand) if t != taken]
-        out.extend(_DECLARE[t] for t in self.declare_options(seat))
+        out: list[Action] = [DISCARD[t] for t in compress(_TYPES, hand) if t != taken]
+        out.extend(DECLARE[t] for t in self.declare_options(seat))
         return out
+
+    def _legal_none(self) -> list[Action]:
+        return []  # the deal or the game is over: nobody acts
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action, rng: np.random.Generator) -> None:
@@ -553,14 +553,20 @@ class IndianState(StateBase):
                 + ", ".join(action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
             )
-        seat = self.to_move
-        kind = action[0]
+        if type(action) is tuple:  # a plain tuple (users, tests, scenarios): its typed twin
+            action = legal[legal.index(action)]
         self._legal = None
-        if kind == "draw_stock":
+        self._APPLY[self.phase](self, action, rng)
+
+    def _apply_draw(self, action: DrawStock | TakeDiscard | Pack | HandRummy,
+                    rng: np.random.Generator) -> None:
+        """IR-5, IR-7, IR-10: draw from the stock or the pile, pack, or declare the dealt hand."""
+        seat = self.to_move
+        if action.kind == "draw_stock":
             self.hands[seat][self.stock.pop()] += 1
             self.turns_taken[seat] += 1
             self.phase = PLAY
-        elif kind == "take_discard":
+        elif action.kind == "take_discard":
             t = self.discard.pop()
             self.discarder.pop()
             self.pile_counts[t] -= 1
@@ -570,28 +576,31 @@ class IndianState(StateBase):
             self.taken = t
             self.turns_taken[seat] += 1
             self.phase = PLAY
-        elif kind == "pack":
+        elif action.kind == "pack":
             self._pack(seat, rng)
-        elif kind == "hand_rummy":
+        else:  # hand_rummy
             self._settle(seat, "hand_rummy")
+
+    def _apply_play(self, action: Discard | Declare, rng: np.random.Generator) -> None:
+        """IR-5, IR-6: discard a card, declaring or not."""
+        seat = self.to_move
+        t = action.card
+        hand = self.hands[seat]
+        hand[t] -= 1
+        if self.known[seat][t]:
+            self.known[seat][t] -= 1
+            self.known_count -= 1
+        self.discard.append(t)
+        self.discarder.append(seat)
+        self.pile_counts[t] += 1
+        if action.kind == "declare":
+            # IR-6; IR-10: on the declarer's first turn, an early declaration.
+            self._settle(seat, "early_declare" if self.turns_taken[seat] == 1 else "declare")
+        elif not self.stock:
+            self._void()  # IR-8: the last stock card was taken and nobody declared
         else:
-            t = action[1]
-            hand = self.hands[seat]
-            hand[t] -= 1
-            if self.known[seat][t]:
-                self.known[seat][t] -= 1
-                self.known_count -= 1
-            self.discard.append(t)
-            self.discarder.append(seat)
-            self.pile_counts[t] += 1
-            if kind == "declare":
-                # IR-6; IR-10: on the declarer's first turn, an early declaration.
-                self._settle(seat, "early_declare" if self.turns_taken[seat] == 1 else "declare")
-            elif not self.stock:
-                self._void()  # IR-8: the last stock card was taken and nobody declared
-            else:
-                self.to_move = self._next_active(seat)
-                self._begin_turn()
+            self.to_move = self._next_active(seat)
+            self._begin_turn()
 
     def _pack(self, seat: int, rng: np.random.Generator) -> None:
         """IR-7: a first-turn packer owes ``first_pack_cost`` and their cards go, shuffled,
@@ -617,6 +626,15 @@ class IndianState(StateBase):
             return
         self.to_move = self._next_active(seat)
         self._begin_turn()
+
+    #: Per phase, the legal actions and how one applies: the one dispatch of ``legal_actions``
+    #: and ``apply``; a handler of a phase with several kinds branches on ``action.kind``.
+    _LEGAL: ClassVar[dict[str, Callable[[IndianState], list[Action]]]] = {
+        DRAW: _legal_draw, PLAY: _legal_play, DEAL_OVER: _legal_none, GAME_OVER: _legal_none,
+    }
+    _APPLY: ClassVar[dict[str, Callable[[IndianState, Any, np.random.Generator], None]]] = {
+        DRAW: _apply_draw, PLAY: _apply_play,
+    }
 
     # ------------------------------------------------------------------ ending
     def _settle(self, winner: int, how: str) -> None:
@@ -718,9 +736,10 @@ def _is_action(a: Any) -> bool:
     ) and (len(a) == 1 or (len(a) == 2 and isinstance(a[1], int) and 0 <= a[1] < NUM_TYPES))
 
 
-def action_text(a: Action) -> str:
-    """Text of a typed action: ``draw stock``, ``pack``, ``discard QS``,
-    ``declare discarding QS`` ..."""
+def action_text(a: tuple[Any, ...]) -> str:
+    """Text of an action: ``draw stock``, ``pack``, ``discard QS``, ``declare discarding QS``
+    ..."""
+    # By position: plain tuples arrive here too (a user's action in apply's error message).
     k = a[0]
     if k == "draw_stock":
         return "draw stock"

@@ -17,6 +17,9 @@ import numpy as np
 
 from rummy_env.cards import JOKER, NUM_NATURAL, NUM_TYPES
 from rummy_env.codec import ActionLayout
+from rummy_env.manipulation.actions import (
+    DECLINE, FINISH, FREE_HAND, FREE_TABLE, KNOCK, NO_KNOCK, PLAY, PLAY_JOKER,
+)
 from rummy_env.manipulation.state import (
     PHASES, ManipulationGame, ManipulationState, action_text, card_value,
 )
@@ -25,23 +28,20 @@ from rummy_env.obs import ObsLayout
 
 def build_action_layout(game: ManipulationGame) -> ActionLayout:
     """The action ranges of Manipulation Rummy, in id order."""
-    nat = range(NUM_NATURAL)
     blocks = [
-        ("play", [("play", t) for t in nat], "play a natural card from hand to the table "
-                                             "(one step of a meld, MR-4)"),
-        ("joker", [("joker", t) for t in nat], "play a joker as the stated card: the freed one "
-                                               "if one waits, else one from hand (MR-5)"),
-        ("free_hand", [("free_hand", t) for t in nat], "replace the joker standing for this "
-                                                       "card by the real card from hand (MR-5)"),
-        ("free_table", [("free_table", t) for t in nat], "replace the joker standing for this "
-                                                         "card by the real card on the table "
-                                                         "(MR-5)"),
-        ("finish", [("finish",)], "end the meld: the table is valid, a hand card was added "
-                                  "(MR-4); the turn ends"),
-        ("decline", [("decline",)], "do not meld now: draw the next card (MR-2); in the extra "
-                                    "turns of MR-9, end the turn"),
-        ("knock", [("knock",)], "knock: the deal ends and is scored (MR-7, MR-8)"),
-        ("no_knock", [("no_knock",)], "do not knock; the turn passes"),
+        ("play", PLAY, "play a natural card from hand to the table (one step of a meld, MR-4)"),
+        ("joker", PLAY_JOKER, "play a joker as the stated card: the freed one if one waits, "
+                              "else one from hand (MR-5)"),
+        ("free_hand", FREE_HAND, "replace the joker standing for this card by the real card "
+                                 "from hand (MR-5)"),
+        ("free_table", FREE_TABLE, "replace the joker standing for this card by the real card "
+                                   "on the table (MR-5)"),
+        ("finish", [FINISH], "end the meld: the table is valid, a hand card was added (MR-4); "
+                             "the turn ends"),
+        ("decline", [DECLINE], "do not meld now: draw the next card (MR-2); in the extra turns "
+                               "of MR-9, end the turn"),
+        ("knock", [KNOCK], "knock: the deal ends and is scored (MR-7, MR-8)"),
+        ("no_knock", [NO_KNOCK], "do not knock; the turn passes"),
     ]
     return ActionLayout(blocks, action_text)
 

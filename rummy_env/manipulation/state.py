@@ -18,11 +18,14 @@ phase          who acts and what they may do
 =============  ==========================================================================
 
 Draws are not actions: the engine draws the top stock card when a turn starts and after each
-decline (MR-2); a draw the empty stock cannot supply is skipped. Actions are plain tuples,
-turned into integers only by the codec: ``("play", t)``, ``("joker", t)`` (a joker, the freed
-one if any is pending, else one from hand, played as natural type ``t``), ``("free_hand", t)``,
-``("free_table", t)`` (free a joker bound to ``t`` with the real ``t`` from hand / from the
-table), ``("finish",)``, ``("decline",)``, ``("knock",)``, ``("no_knock",)``.
+decline (MR-2); a draw the empty stock cannot supply is skipped. Actions are named tuples, one
+class per kind (:mod:`rummy_env.manipulation.actions` lists them and their fields), each equal to
+the plain tuple it replaces and turned into an integer only by the codec: ``Play(card)`` is
+``("play", card)``, ``PlayJoker(card)`` (``("joker", card)``: a joker, the freed one if any is
+pending, else one from hand, played as natural type ``card``), ``FreeHand(card)``,
+``FreeTable(card)`` (free a joker bound to ``card`` with the real ``card`` from hand / from the
+table), ``Finish()``, ``Decline()``, ``Knock()``, ``NoKnock()``. Each phase has its legal actions
+and its way to apply one (``_LEGAL`` and ``_APPLY``, by phase).
 
 The table is a multiset of card types: ``table_nat[t]`` natural cards and ``table_jok[t]`` jokers
 standing for ``t`` (MR-5); ``pending`` jokers freed this turn wait to be played again. Any
@@ -41,8 +44,9 @@ points, and standings and wrappers read ``scores`` as for every other variant.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -53,11 +57,14 @@ from rummy_env.cards import (
 from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.manipulation import solver
+from rummy_env.manipulation.actions import (
+    DECLINE, FINISH, FREE_HAND, FREE_TABLE, NO_KNOCK, PLAY, PLAY_JOKER, Action, Decline, Finish,
+    FreeHand, FreeTable, Knock, NoKnock, Play, PlayJoker,
+)
+from rummy_env.manipulation.actions import KNOCK as _KNOCK  # KNOCK here is the phase
 from rummy_env.manipulation.rules import ManipulationRules
 from rummy_env.phases import PhaseEnum
 from rummy_env.rules_base import places
-
-Action = tuple
 
 class Phase(PhaseEnum):
     """The phases of a Manipulation Rummy deal (module docstring); each equals its string."""
@@ -74,11 +81,6 @@ PHASES = (MELD, KNOCK, DEAL_OVER, GAME_OVER)
 #: How a deal ended (``ManipulationState.result``).
 RESULTS = ("out", "knock", "stock")
 _TYPES = range(NUM_TYPES)
-_PLAY = tuple(("play", t) for t in range(NUM_NATURAL))
-_JOKER = tuple(("joker", t) for t in range(NUM_NATURAL))
-_FREE_HAND = tuple(("free_hand", t) for t in range(NUM_NATURAL))
-_FREE_TABLE = tuple(("free_table", t) for t in range(NUM_NATURAL))
-_FINISH, _DECLINE, _KNOCK, _NO_KNOCK = ("finish",), ("decline",), ("knock",), ("no_knock",)
 
 
 def card_value(t: int, joker_value: int = 25) -> int:
@@ -260,13 +262,14 @@ class ManipulationState(StateBase):
     def legal_actions(self) -> list[Action]:
         """The exact set of legal actions of the acting seat (empty when nobody acts)."""
         if self._legal is None:
-            if self.phase == MELD:
-                self._legal = self._legal_meld()
-            elif self.phase == KNOCK:
-                self._legal = [_KNOCK, _NO_KNOCK]
-            else:
-                self._legal = []
+            self._legal = self._LEGAL[self.phase](self)
         return self._legal
+
+    def _legal_knock(self) -> list[Action]:
+        return [_KNOCK, NO_KNOCK]  # MR-7
+
+    def _legal_none(self) -> list[Action]:
+        return []  # the deal or the game is over: nobody acts
 
     def _legal_meld(self) -> list[Action]:
         # The query as the bytes of its counts (``solver.step_options_counts``): cheaper to
@@ -280,14 +283,14 @@ class ManipulationState(StateBase):
             opts = solver.step_options(self.query())
         else:
             opts = solver.step_options_counts(counts, self.pending, self.added)
-        out: list[Action] = [_PLAY[t] for t in opts.play]
-        out.extend(_JOKER[t] for t in opts.joker)
-        out.extend(_FREE_HAND[t] for t in opts.free_hand)
-        out.extend(_FREE_TABLE[t] for t in opts.free_table)
+        out: list[Action] = [PLAY[t] for t in opts.play]
+        out.extend(PLAY_JOKER[t] for t in opts.joker)
+        out.extend(FREE_HAND[t] for t in opts.free_hand)
+        out.extend(FREE_TABLE[t] for t in opts.free_table)
         if opts.finish:
-            out.append(_FINISH)
+            out.append(FINISH)
         if not self.melding:
-            out.append(_DECLINE)
+            out.append(DECLINE)
         return out
 
     # ------------------------------------------------------------------ applying
@@ -301,17 +304,23 @@ class ManipulationState(StateBase):
                 + ", ".join(action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
             )
+        if type(action) is tuple:  # a plain tuple (users, tests, scenarios): its typed twin
+            action = legal[legal.index(action)]
+        self._legal = None
+        self._APPLY[self.phase](self, action)
+
+    def _apply_meld(self, action: Play | PlayJoker | FreeHand | FreeTable | Finish | Decline,
+                    ) -> None:
+        """MR-2, MR-4, MR-5: one step of a meld, its end, or a decline."""
         seat = self.to_move
         hand = self.hands[seat]
-        kind = action[0]
-        self._legal = None
-        if kind == "play":
-            t = action[1]
+        if action.kind == "play":
+            t = action.card
             hand[t] -= 1
             self.table_nat[t] += 1
             self.added = self.melding = True
-        elif kind == "joker":
-            t = action[1]
+        elif action.kind == "joker":
+            t = action.card
             if self.pending:
                 self.pending -= 1  # MR-5: the freed joker is played again first
             else:
@@ -320,35 +329,36 @@ class ManipulationState(StateBase):
             self.table_jok[t] += 1
             self.locked[t] += 1
             self.melding = True
-        elif kind == "free_hand":
-            t = action[1]
+        elif action.kind == "free_hand":
+            t = action.card
             hand[t] -= 1
             self.table_nat[t] += 1
             self.table_jok[t] -= 1
             self.pending += 1
             self.added = self.melding = True
-        elif kind == "free_table":
-            t = action[1]
+        elif action.kind == "free_table":
+            t = action.card
             self.table_jok[t] -= 1
             self.pending += 1
             self.melding = True
-        elif kind == "finish":
+        elif action.kind == "finish":
             self.locked = [0] * NUM_NATURAL
             self.melding = False
             if not any(hand):
                 self._settle(seat, "out")  # MR-7: going out ends the deal
                 return
             self._end_turn()
-        elif kind == "decline":
-            if self.final_round or self.draws >= 2:
-                if not self.final_round:
-                    self._draw()  # MR-2: the third card, and no meld this turn
-                self._end_turn()
-            else:
-                self._draw()  # MR-2: the next card; the player may meld again
-        elif kind == "knock":
-            self._settle(seat, "knock")  # MR-7
-        else:  # no_knock
+        elif self.final_round or self.draws >= 2:  # a decline that ends the turn
+            if not self.final_round:
+                self._draw()  # MR-2: the third card, and no meld this turn
+            self._end_turn()
+        else:  # a decline
+            self._draw()  # MR-2: the next card; the player may meld again
+
+    def _apply_knock(self, action: Knock | NoKnock) -> None:
+        if action.kind == "knock":
+            self._settle(self.to_move, "knock")  # MR-7
+        else:
             self._advance()
 
     def _end_turn(self) -> None:
@@ -373,6 +383,15 @@ class ManipulationState(StateBase):
             self.final_left = self.n
         self.to_move = (self.to_move + 1) % self.n
         self.begin_turn()
+
+    #: Per phase, the legal actions and how one applies: the one dispatch of ``legal_actions``
+    #: and ``apply``; a handler of a phase with several kinds branches on ``action.kind``.
+    _LEGAL: ClassVar[dict[str, Callable[[ManipulationState], list[Action]]]] = {
+        MELD: _legal_meld, KNOCK: _legal_knock, DEAL_OVER: _legal_none, GAME_OVER: _legal_none,
+    }
+    _APPLY: ClassVar[dict[str, Callable[[ManipulationState, Any], None]]] = {
+        MELD: _apply_meld, KNOCK: _apply_knock,
+    }
 
     # ------------------------------------------------------------------ scoring
     def deal_scores(self, ender: int, how: str) -> tuple[list[int], list[int]]:
@@ -513,9 +532,10 @@ def _is_action(a: Any) -> bool:
             and isinstance(a[1], int) and 0 <= a[1] < NUM_NATURAL))
 
 
-def action_text(a: Action) -> str:
-    """Text of a typed action: ``play 7H``, ``joker as 7H``, ``free JK=7H with hand 7H``,
+def action_text(a: tuple[Any, ...]) -> str:
+    """Text of an action: ``play 7H``, ``joker as 7H``, ``free JK=7H with hand 7H``,
     ``free JK=7H with table 7H``, ``finish meld``, ``decline meld``, ``knock``, ``no knock``."""
+    # By position: plain tuples arrive here too (a user's action in apply's error message).
     k = a[0]
     if k == "play":
         return f"play {card_str(a[1])}"
