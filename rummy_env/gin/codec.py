@@ -226,8 +226,9 @@ class GinEncoder:
         """The egocentric observation of ``seat``: nothing of the other hand or the stock."""
         known = st.known
         opp = 1 - seat
-        # Offsets fixed by the piece order (checked in __init__): hand 0, known 52 and 104,
-        # discard_pile 208; the other pieces' bits come from tables and caches.
+        # The card pieces shift straight to their offsets (_AT: hand 0, known 52 and 104,
+        # discard_pile 208; checked in __init__); the other pieces' bits come from tables and
+        # caches.
         x = (st.hands[seat] | known[seat] << _KNOWN_AT | known[opp] << _OPP_KNOWN_AT
              | st.pile << _PILE_AT)
         pile = st.discard
