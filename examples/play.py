@@ -121,7 +121,8 @@ def ask(env: Any, agent: str, seat: int, advisor: Any) -> int | None:
         print(why)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="contract_rummy", choices=rummy_env.VARIANTS)
     ap.add_argument("--players", type=int, default=None)
@@ -135,7 +136,56 @@ def main(argv: list[str] | None = None) -> int:
                          "or one per seat (comma-separated)")
     ap.add_argument("--record", metavar="FILE", default=None,
                     help="save the game as a record (JSON) for examples/replay.py")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def _seat_bots(env: Any, args: argparse.Namespace,
+               human: str | None) -> tuple[list[str], dict[str, Any]] | None:
+    """Who sits where (a label per seat) and the bot of every seat but the human's, from
+    ``--opponents``; None, with the reason printed, when the flag does not fit the table."""
+    specs = [x.strip() for x in args.opponents.split(",") if x.strip()] or ["random"]
+    if len(specs) not in (1, env.num_players):
+        print(f"--opponents: give one bot or {env.num_players} (one per seat)", file=sys.stderr)
+        return None
+    labels = [specs[i % len(specs)] for i in range(env.num_players)]
+    try:
+        bots = {a: make_bot(labels[i], args.seed * 100 + i)
+                for i, a in enumerate(env.possible_agents) if a != human}
+    except ValueError as e:
+        print(f"--opponents: {e}", file=sys.stderr)
+        return None
+    if human is not None:
+        labels[args.seat] = "human"
+    return labels, bots
+
+
+def _play(env: Any, human: str | None, seat: int, bots: dict[str, Any],
+          advisor: Any) -> tuple[dict[str, float], bool]:
+    """The game from its reset to its end, or until the human quits: each agent's total
+    reward, and whether the human quit. With a human at the table every bot move is printed;
+    in a bots-only demo only the table moves are."""
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last(observe=False)
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if agent == human:
+            a = ask(env, agent, seat, advisor)
+            if a is None:
+                return totals, True
+        else:
+            a = bots[agent].act(seat_view(env, agent))
+            if human is not None or env.action_to_string(a).startswith(
+                    ("meld", "lay off", "swap", "claim")):
+                print(f"{agent}: {env.action_to_string(a)}")
+        env.step(a)
+    return totals, False
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         env = rummy_env.make(args.variant, num_players=args.players, episode=args.episode,
                              max_turns=args.max_turns, reward_scale=1.0)
@@ -146,44 +196,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--seat: choose 0..{env.num_players - 1}", file=sys.stderr)
         return 2
     human = None if args.bots else f"player_{args.seat}"
-    specs = [x.strip() for x in args.opponents.split(",") if x.strip()] or ["random"]
-    if len(specs) not in (1, env.num_players):
-        print(f"--opponents: give one bot or {env.num_players} (one per seat)", file=sys.stderr)
+    seated = _seat_bots(env, args, human)
+    if seated is None:
         return 2
-    labels = [specs[i % len(specs)] for i in range(env.num_players)]
-    try:
-        bots = {a: make_bot(labels[i], args.seed * 100 + i)
-                for i, a in enumerate(env.possible_agents) if a != human}
-    except ValueError as e:
-        print(f"--opponents: {e}", file=sys.stderr)
-        return 2
-    if human is not None:
-        labels[args.seat] = "human"
+    labels, bots = seated
     if args.record:
         from rummy_env.records import RecordGame
 
         env = RecordGame(env, players=labels)
     advisor = make_bot("greedy", args.seed)
     env.reset(seed=args.seed)
-    totals = {a: 0.0 for a in env.possible_agents}
-    quit_early = False
-    for agent in env.agent_iter():
-        _, reward, term, trunc, _ = env.last(observe=False)
-        totals[agent] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        if agent == human:
-            a = ask(env, agent, args.seat, advisor)
-            if a is None:
-                quit_early = True
-                break
-        else:
-            a = bots[agent].act(seat_view(env, agent))
-            if human is not None or env.action_to_string(a).startswith(
-                    ("meld", "lay off", "swap", "claim")):
-                print(f"{agent}: {env.action_to_string(a)}")
-        env.step(a)
+    totals, quit_early = _play(env, human, args.seat, bots, advisor)
     if args.record:
         path = env.record.save(args.record)
         n = env.record.steps

@@ -15,10 +15,20 @@ from collections.abc import Iterable, Sequence
 
 from rummy_env.errors import CardParseError
 
-NUM_TYPES = 53
-NUM_NATURAL = 52
-JOKER = 52
 SUITS = "CDHS"
+NUM_SUITS = len(SUITS)
+#: Ranks per suit: the type id layout is ``suit * RANKS + rank - 1``, so suit ``s`` holds the
+#: type ids ``SUIT_START[s] .. SUIT_START[s] + RANKS - 1``, ace first.
+RANKS = 13
+SUIT_START: tuple[int, ...] = tuple(RANKS * s for s in range(NUM_SUITS))  # (0, 13, 26, 39)
+# The same as scalars, for inner loops that would otherwise index SUIT_START at every call.
+CLUBS_START, DIAMONDS_START, HEARTS_START, SPADES_START = SUIT_START
+NUM_NATURAL = NUM_SUITS * RANKS  # 52
+JOKER = NUM_NATURAL  # 52, after the naturals
+NUM_TYPES = JOKER + 1  # 53
+#: One suit's ranks as a bitmask, bit ``r`` for rank index ``r`` (ace 0 .. king 12): the 13-bit
+#: suit masks of the Gin Rummy card bitmasks and of the Indian Rummy hand tests.
+SUIT_BITS = (1 << RANKS) - 1
 RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_PARSE = {t: r for r, t in enumerate(RANK_TEXT) if t}
 _RANK_PARSE["T"] = 10
@@ -27,17 +37,17 @@ _RANK_PARSE["1"] = 1
 
 def card(rank: int, suit: int) -> int:
     """Type id of the natural card of ``rank`` (1..13, or 14 for a high ace) and ``suit`` (0..3)."""
-    return suit * 13 + (rank - 1) % 13
+    return suit * RANKS + (rank - 1) % RANKS
 
 
 def rank_of(t: int) -> int:
     """Rank 1..13 of a natural type (ace = 1)."""
-    return t % 13 + 1
+    return t % RANKS + 1
 
 
 def suit_of(t: int) -> int:
     """Suit 0..3 of a natural type."""
-    return t // 13
+    return t // RANKS
 
 
 def card_str(t: int) -> str:
@@ -50,7 +60,8 @@ def card_str(t: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Type id of card text (``7H``, ``10s``, ``TS``, ``jk``); raises CardParseError naming the text."""
+    """Type id of card text (``7H``, ``10s``, ``TS``, ``jk``); raises CardParseError naming the
+    text."""
     if not isinstance(text, str):
         raise CardParseError(f"card must be text like '7H', got {text!r}")
     s = text.strip().upper()

@@ -6,7 +6,8 @@ Run::
         --deals 400 --seed 0 [--json OUT] [--players P]
 
 A seat is ``random``, ``greedy`` or the path of a policy file (``.npz`` from training, or an
-sb3-contrib ``.zip``), played by :class:`rummy_env.bots.policy.PolicyBot` with numpy only. Each listed player plays ``--deals`` one-deal episodes (``episode="deal"``,
+sb3-contrib ``.zip``), played by :class:`rummy_env.bots.policy.PolicyBot` with numpy only. Each
+listed player plays ``--deals`` one-deal episodes (``episode="deal"``,
 ``deal="random"`` so every contract appears, ``reward_scale=1.0``, the env's ``max_turns``
 default). Seats rotate: in deal ``k`` listed player ``j`` sits in seat ``(j + k) mod P``, so no
 player keeps the advantage of a seat (the first dealer is drawn at random in every deal anyway).
@@ -111,6 +112,35 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     one result per listed player; ``paired`` compares player 0 with the others (see
     :func:`paired`).
     """
+    seats, P = _checked_seats(seats, players, deals)
+    opts: dict[str, Any] = {"num_players": P, "episode": "deal", "deal": "random",
+                            "reward_scale": 1.0}
+    opts.update(env_options or {})
+    if bots is None:
+        cache: dict[str, Any] = {}
+        bots = [load_seat(s, seed * 1000 + j, cache) for j, s in enumerate(seats)]
+    elif len(bots) != P:
+        raise ValueError(f"{len(bots)} bots given for {P} players")
+    env = _evaluation_env(variant, opts, seats, record_dir)
+    n = -(-deals // P) * P if duplicate else deals
+    t0 = time.perf_counter()
+    penalty, reward, win, group, truncated = _play_deals(env, bots, seats, n, duplicate, seed,
+                                                         record_dir)
+    seconds = time.perf_counter() - t0
+    return {
+        "variant": variant, "players": P, "deals": n, "seed": seed, "seats": seats,
+        "env_options": {k: v for k, v in opts.items()}, "duplicate": bool(duplicate),
+        "truncated": int(truncated), "seconds": seconds,
+        "results": _player_results(seats, penalty, win, reward),
+        "paired": paired(penalty, win, group),
+        **({"records": str(record_dir)} if record_dir is not None else {}),
+    }
+
+
+def _checked_seats(seats: Sequence[str], players: int | None,
+                   deals: int) -> tuple[list[str], int]:
+    """The seat specs, one per player (a single spec repeated), and the player count; a
+    ValueError for a list that does not fit the count, or a bad ``deals``."""
     seats = [str(s) for s in seats]
     if not seats:
         raise ValueError("seats must list at least one bot")
@@ -123,15 +153,13 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
                          "(or a single one for every seat)")
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise ValueError(f"deals={deals!r} must be an int >= 1")
-    opts: dict[str, Any] = {"num_players": players, "episode": "deal", "deal": "random",
-                            "reward_scale": 1.0}
-    opts.update(env_options or {})
-    P = players
-    if bots is None:
-        cache: dict[str, Any] = {}
-        bots = [load_seat(s, seed * 1000 + j, cache) for j, s in enumerate(seats)]
-    elif len(bots) != P:
-        raise ValueError(f"{len(bots)} bots given for {P} players")
+    return seats, players
+
+
+def _evaluation_env(variant: str, opts: dict[str, Any], seats: Sequence[str],
+                    record_dir: str | pathlib.Path | None) -> Any:
+    """The env every deal is played in, recording when ``record_dir`` is set; a ValueError
+    when a seat is ``greedy`` and the variant's family has no greedy bot."""
     env = rummy_env.make(variant, **opts)
     if record_dir is not None:
         from rummy_env.records import RecordGame
@@ -141,14 +169,21 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     if "greedy" in seats and env.family not in GREEDY_BY_FAMILY:
         raise ValueError(f"no greedy bot for {variant!r} (its {env.family!r} family); families "
                          f"with one: {', '.join(GREEDY_BY_FAMILY)}")
-    groups = -(-deals // P) if duplicate else deals
-    n = groups * P if duplicate else deals
+    return env
+
+
+def _play_deals(env: Any, bots: Sequence[Bot], seats: Sequence[str], n: int, duplicate: bool,
+                seed: int, record_dir: str | pathlib.Path | None,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Play the ``n`` deals, the players rotated through the seats: per deal and listed
+    player the penalty, the reward and the share of the win; each deal's group (a deal and
+    its rotations, under ``duplicate``) and the number of deals ``max_turns`` cut off."""
+    P = len(seats)
     penalty = np.zeros((n, P))
     reward = np.zeros((n, P))
     win = np.zeros((n, P))
     group = np.zeros(n, dtype=np.int64)
     truncated = 0
-    t0 = time.perf_counter()
     for k in range(n):
         g, r = (k // P, k % P) if duplicate else (k, k)
         deal_seed = seed * 1_000_003 + g
@@ -169,9 +204,14 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
             reward[k, j] = tot[j]
             win[k, j] = 1.0 / len(winners) if j in winners else 0.0
         truncated += was_truncated
-    seconds = time.perf_counter() - t0
+    return penalty, reward, win, group, truncated
+
+
+def _player_results(seats: Sequence[str], penalty: np.ndarray, win: np.ndarray,
+                    reward: np.ndarray) -> list[dict[str, Any]]:
+    """Per listed player: the means and 95% intervals of its penalty, wins and reward."""
     results = []
-    for j in range(P):
+    for j in range(len(seats)):
         pm, plo, phi = _ci(penalty[:, j])
         wm, wlo, whi = _ci(win[:, j])
         wlo, whi = max(0.0, wlo), min(1.0, whi)  # a rate lies in [0, 1]
@@ -182,13 +222,7 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
             "win_rate": wm, "win_ci": [wlo, whi],
             "mean_reward": rm, "reward_ci": [rlo, rhi],
         })
-    return {
-        "variant": variant, "players": P, "deals": n, "seed": seed, "seats": seats,
-        "env_options": {k: v for k, v in opts.items()}, "duplicate": bool(duplicate),
-        "truncated": int(truncated), "seconds": seconds, "results": results,
-        "paired": paired(penalty, win, group),
-        **({"records": str(record_dir)} if record_dir is not None else {}),
-    }
+    return results
 
 
 def play_deal(env: Any, bots: Sequence[Bot], seat_of: Sequence[int],

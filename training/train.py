@@ -48,13 +48,16 @@ import pathlib
 import shutil
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import yaml
 
 from training.opponents import Schedule
 from training.pretrain import PRETRAIN_DEFAULTS, parse_flag
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
 
 DEFAULTS: dict[str, Any] = {
     "variant": "contract_rummy",
@@ -74,7 +77,8 @@ DEFAULTS: dict[str, Any] = {
     "delegate": None,
     "pretrain": dict(PRETRAIN_DEFAULTS),
     "eval": {"every": 25_000, "deals": 100, "opponents": ["random", "greedy"],
-             "final_deals": 400, "final_deals_by": {}, "final_opponents": None, "duplicate": True, "best_by": "greedy"},
+             "final_deals": 400, "final_deals_by": {}, "final_opponents": None, "duplicate": True,
+             "best_by": "greedy"},
     "out": "runs/contract_rummy",
     "torch_threads": 1,
     "progress_bar": True,
@@ -116,6 +120,18 @@ def _set(cfg: dict[str, Any], dotted: str) -> None:
 
 def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
     """The run's config: defaults, then the YAML file, then the flags."""
+    args = _parser().parse_args(argv)
+    cfg = copy.deepcopy(DEFAULTS)
+    if args.config:
+        with open(args.config) as f:
+            cfg = _merge(cfg, yaml.safe_load(f) or {})
+    _apply_flags(cfg, args)
+    _check_config(cfg)
+    return cfg
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line: each flag overrides its key of the YAML file."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", help="YAML file (configs/train/<variant>.yaml)")
     ap.add_argument("--variant")
@@ -132,11 +148,11 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--out")
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    args = ap.parse_args(argv)
-    cfg = copy.deepcopy(DEFAULTS)
-    if args.config:
-        with open(args.config) as f:
-            cfg = _merge(cfg, yaml.safe_load(f) or {})
+    return ap
+
+
+def _apply_flags(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    """The flags over the config, ``--set`` last (it reaches any key)."""
     for flag, key in (("variant", "variant"), ("opponents", "opponents"),
                       ("timesteps", "timesteps"), ("seed", "seed"), ("n_envs", "n_envs"),
                       ("out", "out")):
@@ -156,6 +172,12 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         cfg["progress_bar"] = False
     for s in args.set:
         _set(cfg, s)
+
+
+def _check_config(cfg: dict[str, Any]) -> None:
+    """SystemExit naming the first key or value the script cannot run with: unknown keys, an
+    algorithm, activation or prior bot it does not know, a malformed delegate, opponents that
+    :class:`~training.opponents.Schedule` refuses."""
     for section in ("features", "pretrain", "eval", "policy"):
         unknown = set(cfg[section]) - set(DEFAULTS[section])
         if unknown:
@@ -189,7 +211,6 @@ def resolve_config(argv: list[str] | None = None) -> dict[str, Any]:
         Schedule(cfg["opponents"])
     except ValueError as e:
         raise SystemExit(f"opponents: {e}")
-    return cfg
 
 
 def _make_env_fn(cfg: dict[str, Any], rank: int, sampler: Any):
@@ -289,24 +310,12 @@ def _print_row(row: dict[str, Any]) -> None:
           f"rate {a['win_rate']:.3f}", flush=True)
 
 
-def train(cfg: dict[str, Any]) -> dict[str, Any]:
+def _build_model(cfg: dict[str, Any], venv: Any, out: pathlib.Path) -> MaskablePPO:
+    """The MaskablePPO model of ``policy`` and ``ppo`` (the prior's policy class when
+    ``policy.prior`` is set), logging to ``out/tb``."""
     import torch
-
-    if cfg.get("torch_threads"):
-        torch.set_num_threads(int(cfg["torch_threads"]))
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from rummy_env.bots.policy import PolicyBot, export_policy, policy_arrays
-
-    cpu: dict[str, float] = {"collect": 0.0, "clone": 0.0, "ppo": 0.0, "eval": 0.0}
-    out = pathlib.Path(cfg["out"])
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    schedule = Schedule(cfg["opponents"])
-    fns = [_make_env_fn(cfg, i, schedule.sampler()) for i in range(cfg["n_envs"])]
-    venv = SubprocVecEnv(fns) if cfg["vec_env"] == "subproc" else DummyVecEnv(fns)
     act_fn = torch.nn.Tanh if cfg["policy"]["activation"] == "tanh" else torch.nn.ReLU
     policy_cls: Any = "MlpPolicy"
     policy_kwargs: dict[str, Any] = {"net_arch": list(cfg["policy"]["net_arch"]),
@@ -317,116 +326,234 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         policy_cls = PriorMaskablePolicy
         policy_kwargs.update(prior_weight=float(cfg["policy"]["prior_weight"]),
                              prior_learn=bool(cfg["policy"]["prior_learn"]))
-    model = MaskablePPO(
+    return MaskablePPO(
         policy_cls, venv, seed=cfg["seed"], verbose=0, tensorboard_log=str(out / "tb"),
         policy_kwargs=policy_kwargs, device="cpu", **cfg["ppo"],
     )
-    history: list[dict[str, Any]] = []
-    ev = cfg["eval"]
-    best: dict[str, Any] = {"score": float("inf"), "tag": None}
-    best_by = ev.get("best_by") if ev.get("best_by") in ev["opponents"] else (
-        ev["opponents"][-1] if ev["opponents"] else None)
 
-    def save_all() -> None:
-        (out / "evals.json").write_text(json.dumps(history, indent=1))
-        _plot(history, out / "learning_curve.png", f"{cfg['variant']} MaskablePPO")
 
-    def run_eval(step: int, deals: int, tag: str) -> None:
+class _Run:
+    """One training run: the config, the output folder, the opponents' schedule, the vectorised
+    envs and the model, the evaluations so far and the best checkpoint, the CPU seconds of
+    each part. :func:`train` calls its steps in order; the periodic evaluations call back into
+    it (they update the best checkpoint and the opponents)."""
+
+    def __init__(self, cfg: dict[str, Any], out: pathlib.Path, schedule: Schedule, venv: Any,
+                 model: MaskablePPO, cpu: dict[str, float]) -> None:
+        self.cfg, self.out, self.schedule, self.venv, self.model = cfg, out, schedule, venv, model
+        self.cpu = cpu
+        self.history: list[dict[str, Any]] = []
+        ev = self.ev = cfg["eval"]
+        self.best: dict[str, Any] = {"score": float("inf"), "tag": None}
+        self.best_by = ev.get("best_by") if ev.get("best_by") in ev["opponents"] else (
+            ev["opponents"][-1] if ev["opponents"] else None)
+
+    def save_all(self) -> None:
+        """``evals.json`` and the learning curve, rewritten after every evaluation."""
+        (self.out / "evals.json").write_text(json.dumps(self.history, indent=1))
+        _plot(self.history, self.out / "learning_curve.png",
+              f"{self.cfg['variant']} MaskablePPO")
+
+    def run_eval(self, step: int, deals: int, tag: str) -> None:
+        """Export the policy as ``tag``, evaluate it against each periodic opponent (keeping
+        it as ``best`` when it beats the best so far against ``best_by``), then let the
+        opponents follow (snapshots, league rates, curriculum stage)."""
+        from rummy_env.bots.policy import export_policy
+
+        model, out, best = self.model, self.out, self.best
         c0 = time.process_time()
         # the header rides in the SB3 zip too, so make_bot(".zip") knows about the features
-        model.rummy_meta = policy_meta(cfg, step)
+        model.rummy_meta = policy_meta(self.cfg, step)
         model.save(out / f"{tag}.zip")
         path = export_policy(model, out / f"{tag}.npz", **model.rummy_meta)
-        for opp in ev["opponents"]:
-            res = _evaluate(cfg, str(path), opp, deals, seed=_SELECTION_SEED + step)
+        for opp in self.ev["opponents"]:
+            res = _evaluate(self.cfg, str(path), opp, deals, seed=_SELECTION_SEED + step)
             row = _row(step, opp, res, tag)
-            history.append(row)
+            self.history.append(row)
             _print_row(row)
-            if opp == best_by and row["paired"]["penalty_diff"] < best["score"]:
+            if opp == self.best_by and row["paired"]["penalty_diff"] < best["score"]:
                 best.update(score=row["paired"]["penalty_diff"], tag=tag)
                 shutil.copyfile(path, out / "best.npz")
                 shutil.copyfile(out / f"{tag}.zip", out / "best.zip")
-        _update_opponents(step, path, deals)
-        save_all()
-        cpu["eval"] += time.process_time() - c0
+        self._update_opponents(step, path, deals)
+        self.save_all()
+        self.cpu["eval"] += time.process_time() - c0
 
-    def _update_opponents(step: int, path: pathlib.Path, deals: int) -> None:
-        changed = False
-        if cfg["opponents"] == "selfplay":
+    def _update_opponents(self, step: int, path: pathlib.Path, deals: int) -> None:
+        from rummy_env.bots.policy import PolicyBot
+
+        schedule = self.schedule
+        if self.cfg["opponents"] == "selfplay":
             # Sampling (not argmax) keeps the snapshot opponents varied.
-            venv.env_method("add_snapshot", PolicyBot(path, deterministic=False))
+            self.venv.env_method("add_snapshot", PolicyBot(path, deterministic=False))
             return
         if schedule.kind == "league":
-            snap = PolicyBot(policy_arrays(model.policy, policy_meta(cfg, step)),
-                             deterministic=False)
-            snap.name = f"snapshot_{step}"
-            schedule.add_snapshot(snap)
-            pool = schedule.pool()
-            n = cfg["env"].get("num_players", 4)
-            small = max(n, deals // 4)
-            for i, entry in enumerate(pool):
-                bots = None if isinstance(entry, str) else (
-                    [PolicyBot(path)] + [entry] * (n - 1))
-                res = _evaluate(cfg, str(path), entry if isinstance(entry, str) else "league",
-                                small, seed=20_000 + step, bots=bots)
-                schedule.win_rates[i] = res["results"][0]["win_rate"]
+            self._rate_league(step, path, deals)
             changed = True
         elif schedule.kind == "curriculum":
-            n = cfg["env"].get("num_players", 4)
-            rng = np.random.default_rng(step)
-            sampler = schedule.sampler()
-            bots = [PolicyBot(path)] + [sampler(s, rng) for s in range(1, n)]
-            res = _evaluate(cfg, str(path), "stage", deals, seed=30_000 + step, bots=bots)
-            wr = res["results"][0]["win_rate"]
-            if schedule.promote(wr):
-                print(f"[curriculum] win rate {wr:.3f} >= {schedule.promote_at}: stage "
-                      f"{schedule.stage} ({schedule.stage_spec()!r})", flush=True)
-                changed = True
+            changed = self._curriculum_step(step, path, deals)
+        else:
+            changed = False
         if changed:
-            venv.env_method("set_opponents", schedule.sampler())
+            self.venv.env_method("set_opponents", schedule.sampler())
             print(f"[opponents] {schedule.current()}", flush=True)
 
-    pre = cfg["pretrain"]
-    pretrain_report: dict[str, Any] = {}
-    if pre.get("teacher") and int(pre.get("decisions", 0)) > 0:
-        from training.pretrain import argmax_actor, clone, collect, merge
+    def _rate_league(self, step: int, path: pathlib.Path, deals: int) -> None:
+        """A league adds a snapshot of the learner, then rates the policy against every member
+        of its pool (a quarter of the deals: the rates only weight the sampling)."""
+        from rummy_env.bots.policy import PolicyBot, policy_arrays
 
+        cfg, schedule = self.cfg, self.schedule
+        snap = PolicyBot(policy_arrays(self.model.policy, policy_meta(cfg, step)),
+                         deterministic=False)
+        snap.name = f"snapshot_{step}"
+        schedule.add_snapshot(snap)
+        pool = schedule.pool()
+        n = cfg["env"].get("num_players", 4)
+        small = max(n, deals // 4)
+        for i, entry in enumerate(pool):
+            bots = None if isinstance(entry, str) else (
+                [PolicyBot(path)] + [entry] * (n - 1))
+            res = _evaluate(cfg, str(path), entry if isinstance(entry, str) else "league",
+                            small, seed=20_000 + step, bots=bots)
+            schedule.win_rates[i] = res["results"][0]["win_rate"]
+
+    def _curriculum_step(self, step: int, path: pathlib.Path, deals: int) -> bool:
+        """A curriculum plays the policy against its stage; True when that promotes it."""
+        from rummy_env.bots.policy import PolicyBot
+
+        cfg, schedule = self.cfg, self.schedule
+        n = cfg["env"].get("num_players", 4)
+        rng = np.random.default_rng(step)
+        sampler = schedule.sampler()
+        bots = [PolicyBot(path)] + [sampler(s, rng) for s in range(1, n)]
+        res = _evaluate(cfg, str(path), "stage", deals, seed=30_000 + step, bots=bots)
+        wr = res["results"][0]["win_rate"]
+        if not schedule.promote(wr):
+            return False
+        print(f"[curriculum] win rate {wr:.3f} >= {schedule.promote_at}: stage "
+              f"{schedule.stage} ({schedule.stage_spec()!r})", flush=True)
+        return True
+
+    def pretrain(self) -> dict[str, Any]:
+        """Behaviour cloning of ``pretrain.teacher`` before PPO, DAgger rounds after it, then
+        the cloned policy's evaluation; the report of what was collected and cloned (empty
+        when pretraining is off)."""
+        from training.pretrain import clone, collect
+
+        cfg, cpu, pre = self.cfg, self.cpu, self.cfg["pretrain"]
+        report: dict[str, Any] = {}
+        if not (pre.get("teacher") and int(pre.get("decisions", 0)) > 0):
+            return report
         c0 = time.process_time()
-        envs = [fn() for fn in _make_env_fn_list(cfg, schedule)]
+        envs = [fn() for fn in _make_env_fn_list(cfg, self.schedule)]
         data = collect(envs, pre["teacher"], int(pre["decisions"]),
                        gamma=float(cfg["ppo"].get("gamma", 0.99)), seed=cfg["seed"] + 77)
         cpu["collect"] = time.process_time() - c0
         print(f"[pretrain] {len(data['action'])} decisions of {pre['teacher']} collected in "
               f"{cpu['collect']:.0f} CPU-s", flush=True)
         c0 = time.process_time()
-        pretrain_report["epochs"] = clone(
-            model.policy, data, epochs=int(pre["epochs"]), batch_size=int(pre["batch_size"]),
-            lr=float(pre["lr"]), value=bool(pre["value"]), actor=bool(pre["actor"]),
-            seed=cfg["seed"])
+        report["epochs"] = clone(
+            self.model.policy, data, epochs=int(pre["epochs"]),
+            batch_size=int(pre["batch_size"]), lr=float(pre["lr"]), value=bool(pre["value"]),
+            actor=bool(pre["actor"]), seed=cfg["seed"])
         cpu["clone"] = time.process_time() - c0
-        pretrain_report["decisions"] = int(len(data["action"]))
-        rounds = pretrain_report["dagger"] = []
+        report["decisions"] = int(len(data["action"]))
+        data = self._dagger(envs, data, report)
+        report["decisions"] = int(len(data["action"]))
+        del data, envs
+        self.run_eval(0, self.ev["deals"], "pretrained")
+        return report
+
+    def _dagger(self, envs: list[Any], data: dict[str, Any],
+                report: dict[str, Any]) -> dict[str, Any]:
+        """``pretrain.dagger_rounds`` rounds: the clone plays, the teacher labels its states,
+        and the clone is trained again on everything so far (``report["dagger"]`` says how
+        often the clone chose the teacher's action); the data grown by every round."""
+        from training.pretrain import argmax_actor, clone, collect, merge
+
+        cfg, cpu, pre, policy = self.cfg, self.cpu, self.cfg["pretrain"], self.model.policy
+        rounds = report["dagger"] = []
         for r in range(int(pre.get("dagger_rounds") or 0)):
             c0 = time.process_time()
             new = collect(envs, pre["teacher"], int(pre["dagger_decisions"]),
                           gamma=float(cfg["ppo"].get("gamma", 0.99)),
-                          seed=cfg["seed"] + 1_000 * (r + 1), actor=argmax_actor(model.policy))
+                          seed=cfg["seed"] + 1_000 * (r + 1), actor=argmax_actor(policy))
             cpu["collect"] += time.process_time() - c0
             agree = float(np.mean(new["played"] == new["action"]))
             print(f"[dagger] round {r + 1}: {len(new['action'])} decisions of the clone, "
                   f"teacher's action chosen on {agree:.4f} of them", flush=True)
             data = merge(data, new)
             c0 = time.process_time()
-            epochs = clone(model.policy, data, epochs=int(pre["dagger_epochs"]),
+            epochs = clone(policy, data, epochs=int(pre["dagger_epochs"]),
                            batch_size=int(pre["batch_size"]), lr=float(pre["lr"]) / 2,
                            value=bool(pre["value"]), actor=bool(pre["actor"]),
                            seed=cfg["seed"] + r + 1)
             cpu["clone"] += time.process_time() - c0
             rounds.append({"round": r + 1, "decisions": int(len(new["action"])),
                            "agreement": agree, "epochs": epochs})
-        pretrain_report["decisions"] = int(len(data["action"]))
-        del data, envs
-        run_eval(0, ev["deals"], "pretrained")
+        return data
+
+    def learn(self) -> float:
+        """PPO for ``timesteps`` with the periodic evaluations; the wall seconds it took. The
+        CPU seconds of PPO exclude the evaluations: on a shared machine they, not the wall
+        clock, are the "one core for N minutes" budget."""
+        start, c0 = time.time(), time.process_time()
+        cb = _eval_callback(self)
+        self.model.learn(total_timesteps=self.cfg["timesteps"], callback=cb,
+                         progress_bar=bool(self.cfg["progress_bar"]))
+        train_seconds = time.time() - start
+        self.cpu["ppo"] = time.process_time() - c0 - cb.eval_cpu
+        return train_seconds
+
+    def save_final(self, train_seconds: float) -> None:
+        """Export the last policy as ``final``, evaluate it unless the last periodic
+        evaluation already did, and keep it as ``best`` when nothing was evaluated against
+        ``best_by``."""
+        from rummy_env.bots.policy import export_policy
+
+        cfg, ev, out, model, best = self.cfg, self.ev, self.out, self.model, self.best
+        model.rummy_meta = policy_meta(cfg, cfg["timesteps"])
+        model.save(out / "final.zip")
+        export_policy(model, out / "final.npz", **model.rummy_meta)
+        if ev["opponents"] and cfg["timesteps"] > 0 and not any(
+                h["timesteps"] == cfg["timesteps"] for h in self.history):
+            self.run_eval(cfg["timesteps"], ev["deals"], "final")
+        if best["tag"] is None:
+            shutil.copyfile(out / "final.npz", out / "best.npz")
+            shutil.copyfile(out / "final.zip", out / "best.zip")
+            best["tag"] = "final"
+        print(f"trained {cfg['timesteps']} steps in {train_seconds:.0f} s wall, "
+              f"{self.cpu['ppo']:.0f} s CPU for PPO; best checkpoint: {best['tag']}; final "
+              f"evaluation of best.npz on fresh deals:")
+
+    def final_evaluation(self) -> dict[str, Any]:
+        """``best.npz`` against each final opponent on fresh deals (another seed than the
+        selection's, so the choice does not bias the number), printed as tables; by
+        opponent."""
+        from training.evaluate import format_table
+
+        cfg, ev = self.cfg, self.ev
+        finals = {}
+        c0 = time.process_time()
+        for opp in ev.get("final_opponents") or ev["opponents"]:
+            n = cfg["env"].get("num_players", 4)
+            deals = int((ev.get("final_deals_by") or {}).get(opp, ev["final_deals"]))
+            res = _evaluate(cfg, str(self.out / "best.npz"), opp, deals, seed=_FINAL_SEED)
+            finals[opp] = res
+            print(f"\n{cfg['variant']}: best.npz ({self.best['tag']}) vs {n - 1} x {opp}, "
+                  f"{res['deals']} deals" + (" (duplicate)" if res["duplicate"] else ""))
+            print(format_table(res))
+        self.cpu["final_eval"] = time.process_time() - c0
+        return finals
+
+
+def _eval_callback(run: _Run) -> Any:
+    """The SB3 callback that calls ``run.run_eval`` every ``eval.every`` steps and counts the
+    CPU seconds those evaluations took (``eval_cpu``)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    ev, cpu = run.ev, run.cpu
 
     class EvalCallback(BaseCallback):
         def __init__(self) -> None:
@@ -437,50 +564,40 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         def _on_step(self) -> bool:
             if ev["every"] and self.num_timesteps >= self.next_eval:
                 before = cpu["eval"]
-                run_eval(self.num_timesteps, ev["deals"], f"checkpoint_{self.num_timesteps}")
+                run.run_eval(self.num_timesteps, ev["deals"], f"checkpoint_{self.num_timesteps}")
                 self.eval_cpu += cpu["eval"] - before
                 self.next_eval += ev["every"]
             return True
 
-    start, c0 = time.time(), time.process_time()
-    cb = EvalCallback()
-    model.learn(total_timesteps=cfg["timesteps"], callback=cb,
-                progress_bar=bool(cfg["progress_bar"]))
-    train_seconds = time.time() - start
-    # CPU time of this process: on a shared machine it, not the wall clock, is the "one core
-    # for N minutes" budget. PPO's share excludes the periodic evaluations.
-    cpu["ppo"] = time.process_time() - c0 - cb.eval_cpu
-    model.rummy_meta = policy_meta(cfg, cfg["timesteps"])
-    model.save(out / "final.zip")
-    export_policy(model, out / "final.npz", **model.rummy_meta)
-    if ev["opponents"] and cfg["timesteps"] > 0 and not any(
-            h["timesteps"] == cfg["timesteps"] for h in history):
-        run_eval(cfg["timesteps"], ev["deals"], "final")
-    if best["tag"] is None:  # nothing evaluated against best_by: the last policy is the best
-        shutil.copyfile(out / "final.npz", out / "best.npz")
-        shutil.copyfile(out / "final.zip", out / "best.zip")
-        best["tag"] = "final"
-    print(f"trained {cfg['timesteps']} steps in {train_seconds:.0f} s wall, "
-          f"{cpu['ppo']:.0f} s CPU for PPO; best checkpoint: {best['tag']}; final evaluation "
-          f"of best.npz on fresh deals:")
-    from training.evaluate import format_table
+    return EvalCallback()
 
-    finals = {}
-    c0 = time.process_time()
-    for opp in ev.get("final_opponents") or ev["opponents"]:
-        n = cfg["env"].get("num_players", 4)
-        deals = int((ev.get("final_deals_by") or {}).get(opp, ev["final_deals"]))
-        res = _evaluate(cfg, str(out / "best.npz"), opp, deals, seed=_FINAL_SEED)
-        finals[opp] = res
-        print(f"\n{cfg['variant']}: best.npz ({best['tag']}) vs {n - 1} x {opp}, "
-              f"{res['deals']} deals" + (" (duplicate)" if res["duplicate"] else ""))
-        print(format_table(res))
-    cpu["final_eval"] = time.process_time() - c0
-    save_all()
+
+def train(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Train, evaluate and export as ``cfg`` says (the module docstring); the summary written
+    to ``final_eval.json``."""
+    import torch
+
+    if cfg.get("torch_threads"):
+        torch.set_num_threads(int(cfg["torch_threads"]))
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    cpu: dict[str, float] = {"collect": 0.0, "clone": 0.0, "ppo": 0.0, "eval": 0.0}
+    out = pathlib.Path(cfg["out"])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    schedule = Schedule(cfg["opponents"])
+    fns = [_make_env_fn(cfg, i, schedule.sampler()) for i in range(cfg["n_envs"])]
+    venv = SubprocVecEnv(fns) if cfg["vec_env"] == "subproc" else DummyVecEnv(fns)
+    run = _Run(cfg, out, schedule, venv, _build_model(cfg, venv, out), cpu)
+    pretrain_report = run.pretrain()
+    train_seconds = run.learn()
+    run.save_final(train_seconds)
+    finals = run.final_evaluation()
+    run.save_all()
     summary = {"train_seconds": train_seconds, "cpu_seconds": cpu,
                "train_cpu_seconds": cpu["collect"] + cpu["clone"] + cpu["ppo"] + cpu["eval"],
-               "timesteps": cfg["timesteps"], "best": best["tag"], "pretrain": pretrain_report,
-               "final": finals}
+               "timesteps": cfg["timesteps"], "best": run.best["tag"],
+               "pretrain": pretrain_report, "final": finals}
     if cfg["opponents"] == "selfplay":
         summary["snapshots"] = [len(pool) for pool in venv.get_attr("snapshot_pool")]
     (out / "final_eval.json").write_text(json.dumps(summary, indent=1))

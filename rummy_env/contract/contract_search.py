@@ -642,11 +642,7 @@ def contract_options(
     whole = ctx.whole_hand and finish is None  # CR-13 proper: the runs are the whole hand
     if whole and whole_hand_refuted(counts, reqs):
         return {}
-    # Runs first (they need exact cards), larger minimums first within a kind.
-    order = sorted(reqs, key=lambda r: (r[0] != "run", -r[1]))
-    min_left = [0] * (len(order) + 1)
-    for i in range(len(order) - 1, -1, -1):
-        min_left[i] = min_left[i + 1] + order[i][1]
+    order, min_left = _search_order(reqs)
     if min_left[0] > hand_size:
         return {}
     # What the requirements from level i on need at least, on the whole hand (sharing naturals
@@ -670,6 +666,19 @@ def contract_options(
         return {}  # SP-4: no candidate meld can hold the dug card
     search.rec(0, 0)
     return search.result
+
+
+def _search_order(
+    reqs: Sequence[tuple[str, int]],
+) -> tuple[list[tuple[str, int]], list[int]]:
+    """The requirements in the order the search fills them, and per level the cards that the
+    requirements from that level on need at least (``min_left``, 0 past the last)."""
+    # Runs first (they need exact cards), larger minimums first within a kind.
+    order = sorted(reqs, key=lambda r: (r[0] != "run", -r[1]))
+    min_left = [0] * (len(order) + 1)
+    for i in range(len(order) - 1, -1, -1):
+        min_left[i] = min_left[i + 1] + order[i][1]
+    return order, min_left
 
 
 #: Per contract requirement ``(kind, minimum)``: its candidate shapes as ``(shape, cards,

@@ -204,11 +204,24 @@ class ContractRules(DeckRules):
 
     # ----------------------------------------------------------------- validation
     def _validate(self) -> None:
-        bad = self._bad
+        """RuleConfigError for the first field that is not allowed; the fields are checked in
+        this order, so that of several bad fields the same one is named."""
         if not (isinstance(self.min_players, int) and 2 <= self.min_players <= self.max_players):
-            raise bad("min_players", "an int >= 2 and <= max_players")
+            raise self._bad("min_players", "an int >= 2 and <= max_players")
         self._require_decks()
         self._require_bools("jokers")
+        self._validate_deals()
+        self._require_bools("exact_contract_sizes", "aces_low", "set_distinct_suits",
+                            "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
+                            "dig", "no_discard_taken", "sets_distinct_ranks", "shanghai",
+                            "go_out_by_discard", "buy_before_draw", "meld_needs_natural",
+                            "whole_hand_layoffs")
+        self._validate_claims()
+        self._validate_wilds_and_points()
+
+    def _validate_deals(self) -> None:
+        """The per-deal fields: hand sizes, contracts, the deal-number tuples, ``set_max``."""
+        bad = self._bad
         if len(self.hand_sizes) != len(self.contracts) or not self.contracts:
             raise bad("hand_sizes", f"one positive int per deal ({len(self.contracts)} deals)")
         if any(not isinstance(h, int) or h < 1 for h in self.hand_sizes):
@@ -230,11 +243,11 @@ class ContractRules(DeckRules):
                 raise bad("whole_hand_deals", "deals whose contract is runs only (CR-13)")
         if self.set_max is not None and (not isinstance(self.set_max, int) or self.set_max < 3):
             raise bad("set_max", "None or an int >= 3")
-        self._require_bools("exact_contract_sizes", "aces_low", "set_distinct_suits",
-                            "contract_runs_distinct", "layoff_same_turn", "joker_swap", "may_i",
-                            "dig", "no_discard_taken", "sets_distinct_ranks", "shanghai",
-                            "go_out_by_discard", "buy_before_draw", "meld_needs_natural",
-                            "whole_hand_layoffs")
+
+    def _validate_claims(self) -> None:
+        """Claims and money: the penalty and limit (an int, or one per deal), the prices and
+        the kitty's split."""
+        bad = self._bad
         nd = len(self.contracts)
         pen = self.claim_penalty
         if not (isinstance(pen, int) and 0 <= pen <= 5) and not (
@@ -256,6 +269,10 @@ class ContractRules(DeckRules):
                                                          for x in ks)
                 or abs(sum(ks) - 1.0) > 1e-9):
             raise bad("kitty_split", "a tuple of shares >= 0 that sum to 1, best place first")
+
+    def _validate_wilds_and_points(self) -> None:
+        """Wild ranks, digging against May I?, card points, jokers per meld, the cut."""
+        bad = self._bad
         if not isinstance(self.wild_ranks, tuple) or any(
             not isinstance(r, int) or not 1 <= r <= 13 for r in self.wild_ranks
         ):
@@ -272,10 +289,9 @@ class ContractRules(DeckRules):
             not isinstance(self.max_jokers_per_meld, int) or self.max_jokers_per_meld < 1
         ):
             raise bad("max_jokers_per_meld", "None or an int >= 1")
-
-        if not isinstance(self.cut_probability, (int, float)) or not 0.0 <= self.cut_probability <= 1.0:
+        if (not isinstance(self.cut_probability, (int, float))
+                or not 0.0 <= self.cut_probability <= 1.0):
             raise bad("cut_probability", "a number in [0, 1]")
-
 
 
 #: RULES section 1: Contract Rummy (CR-1..13).

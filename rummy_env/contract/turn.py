@@ -14,7 +14,7 @@ and the functions here call one another directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,7 @@ from rummy_env.contract.melds import (
 )
 
 if TYPE_CHECKING:
+    from rummy_env.contract.contract_search import ContractContext
     from rummy_env.contract.state import ContractState
 
 #: The joker room of a set with no size limit: more than any hand holds.
@@ -135,8 +136,22 @@ def contract_opts(
             state._views = {}
             state._fills = fills if finish is not None else {}
         return opts
-    # PR-5: a wild 2 is searched as a joker; where melds need a natural, a 2 may also be
-    # kept as a natural of its own slot, so every such split of the 2s is searched.
+    return _wild_view_opts(state, hand, reqs, ctx, must_cover, one_left, any_one)
+
+
+def _wild_view_opts(
+    state: ContractState,
+    hand: Sequence[int],
+    reqs: list[tuple[str, int]],
+    ctx: ContractContext,
+    must_cover: int,
+    one_left: Callable[[tuple[Shape, ...]], bool] | None,
+    any_one: bool,
+) -> dict[Shape, tuple[Shape, ...]]:
+    """:func:`contract_opts` with wild ranks (PR-5): the options over every hand view, each
+    shape from the first view that fills it (recorded in ``_views`` unless ``any_one``)."""
+    # A wild 2 is searched as a joker; where melds need a natural, a 2 may also be kept as a
+    # natural of its own slot, so every such split of the 2s is searched.
     out: dict[Shape, tuple[Shape, ...]] = {}
     views: dict[Shape, list[int]] = {}
     for view in hand_views(state, hand):

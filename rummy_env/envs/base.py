@@ -60,7 +60,8 @@ def _np_random(seed: int | None) -> np.random.Generator:
 
 
 class RummyAECEnv(AECEnv):
-    """Base class; see the module docstring. Subclasses set ``metadata``, ``preset`` and the hooks."""
+    """Base class; see the module docstring. Subclasses set ``metadata``, ``preset`` and the
+    hooks."""
 
     metadata: dict[str, Any] = {"name": "rummy_base", "render_modes": list(RENDER_MODES),
                                 "is_parallelizable": False, "render_fps": 1}
@@ -101,42 +102,14 @@ class RummyAECEnv(AECEnv):
         :param rule_options: rule fields by name (see the variant's rules class).
         """
         super().__init__()
-        preset = self.preset
-        if rule_options:
-            check_overrides(preset, rule_options)  # types and paired fields, named
-            self.rules = preset.with_overrides(**rule_options)
-        else:
-            self.rules = preset
+        self.rules = self._rules_with(rule_options)
         if num_players is None:
             num_players = self.default_players()
-        if (not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool)
-                or not self.rules.min_players <= num_players <= self.rules.max_players):
-            raise RuleConfigError(
-                f"num_players={num_players!r} is invalid for {self.metadata['name']}; "
-                f"allowed: {self.rules.min_players}..{self.rules.max_players}"
-            )
-        if episode not in EPISODES:
-            raise RuleConfigError(f"episode={episode!r} is invalid; allowed: {', '.join(EPISODES)}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise RuleConfigError(f"render_mode={render_mode!r} is invalid; allowed: None, "
-                                  + ", ".join(self.metadata["render_modes"]))
-        if illegal_action not in ILLEGAL:
-            raise RuleConfigError(
-                f"illegal_action={illegal_action!r} is invalid; allowed: {', '.join(ILLEGAL)}")
-        num_deals = self.rules.num_deals
-        if not (deal == "random" or (isinstance(deal, int) and not isinstance(deal, bool)
-                                     and 1 <= deal <= num_deals)):
-            raise RuleConfigError(f"deal={deal!r} is invalid; allowed: 1..{num_deals} or 'random'")
-        if episode == "game" and deal != 1:
-            raise RuleConfigError("deal must be 1 when episode='game' (a game plays every deal)")
-        deals_per_episode = num_deals if episode == "game" else 1
-        if max_turns is None:
-            max_turns = 300 * deals_per_episode
-        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
-            raise RuleConfigError(f"max_turns={max_turns!r} is invalid; allowed: an int >= 1")
-        for name, v in (("reward_scale", reward_scale), ("illegal_reward", illegal_reward)):
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not np.isfinite(v):
-                raise RuleConfigError(f"{name}={v!r} is invalid; allowed: a finite number")
+        # Checked in this order, so that of several bad options the same one is named.
+        self._check_players(num_players)
+        self._check_modes(episode, render_mode, illegal_action)
+        max_turns = self._checked_deal_and_turns(episode, deal, max_turns)
+        self._check_rewards(reward_scale, illegal_reward)
         self.num_players = int(num_players)
         self.episode = episode
         self.render_mode = render_mode
@@ -151,9 +124,70 @@ class RummyAECEnv(AECEnv):
         self.encoder = self._make_encoder()
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        # True bounds (SuperSuit's normalize_obs and state_test need them finite): a scenario
-        # starts at most max_turns turns into a deal and the episode is cut max_turns turns
-        # after its reset, so the turn number stays under 2 * max_turns.
+        self._build_spaces(max_turns)
+        self._has_reset = False
+        self.np_random, _ = seeding.np_random(None)
+
+    # ----------------------------------------------------------------- constructor steps
+    def _rules_with(self, rule_options: dict[str, Any]) -> Any:
+        """The preset, or a copy with the named rule fields changed (checked first, so that a
+        bad type or a broken pair of fields is named before any rules object is built)."""
+        preset = self.preset
+        if not rule_options:
+            return preset
+        check_overrides(preset, rule_options)
+        return preset.with_overrides(**rule_options)
+
+    def _check_players(self, num_players: Any) -> None:
+        """RuleConfigError unless ``num_players`` is an int in the rules' range."""
+        if (not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool)
+                or not self.rules.min_players <= num_players <= self.rules.max_players):
+            raise RuleConfigError(
+                f"num_players={num_players!r} is invalid for {self.metadata['name']}; "
+                f"allowed: {self.rules.min_players}..{self.rules.max_players}"
+            )
+
+    def _check_modes(self, episode: str, render_mode: str | None, illegal_action: str) -> None:
+        """RuleConfigError for an ``episode``, ``render_mode`` or ``illegal_action`` that is
+        not one of the names allowed."""
+        if episode not in EPISODES:
+            raise RuleConfigError(f"episode={episode!r} is invalid; allowed: {', '.join(EPISODES)}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise RuleConfigError(f"render_mode={render_mode!r} is invalid; allowed: None, "
+                                  + ", ".join(self.metadata["render_modes"]))
+        if illegal_action not in ILLEGAL:
+            raise RuleConfigError(
+                f"illegal_action={illegal_action!r} is invalid; allowed: {', '.join(ILLEGAL)}")
+
+    def _checked_deal_and_turns(self, episode: str, deal: int | str,
+                                max_turns: int | None) -> int:
+        """``max_turns`` (its default scales with the deals an episode plays), after checking
+        it and ``deal`` against the rules' number of deals."""
+        num_deals = self.rules.num_deals
+        if not (deal == "random" or (isinstance(deal, int) and not isinstance(deal, bool)
+                                     and 1 <= deal <= num_deals)):
+            raise RuleConfigError(f"deal={deal!r} is invalid; allowed: 1..{num_deals} or 'random'")
+        if episode == "game" and deal != 1:
+            raise RuleConfigError("deal must be 1 when episode='game' (a game plays every deal)")
+        deals_per_episode = num_deals if episode == "game" else 1
+        if max_turns is None:
+            max_turns = 300 * deals_per_episode
+        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+            raise RuleConfigError(f"max_turns={max_turns!r} is invalid; allowed: an int >= 1")
+        return max_turns
+
+    @staticmethod
+    def _check_rewards(reward_scale: float, illegal_reward: float) -> None:
+        """RuleConfigError unless both are finite numbers (not bools)."""
+        for name, v in (("reward_scale", reward_scale), ("illegal_reward", illegal_reward)):
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not np.isfinite(v):
+                raise RuleConfigError(f"{name}={v!r} is invalid; allowed: a finite number")
+
+    def _build_spaces(self, max_turns: int) -> None:
+        """The observation, action and state spaces of every agent, with true bounds."""
+        # SuperSuit's normalize_obs and state_test need finite bounds: a scenario starts at
+        # most max_turns turns into a deal and the episode is cut max_turns turns after its
+        # reset, so the turn number stays under 2 * max_turns.
         turn_cap = 2 * max_turns
         low, high = self.encoder.bounds(turn_cap)
         obs_space = spaces.Dict({
@@ -164,12 +198,11 @@ class RummyAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.layout.n) for a in self.possible_agents}
         low, high = self.encoder.state_bounds(turn_cap)
         self.state_space = spaces.Box(low, high, dtype=np.float32)
-        self._has_reset = False
-        self.np_random, _ = seeding.np_random(None)
 
     # ----------------------------------------------------------------- family hooks
     def default_players(self) -> int:
-        return 4 if self.rules.min_players <= 4 <= self.rules.max_players else self.rules.min_players
+        rules = self.rules
+        return 4 if rules.min_players <= 4 <= rules.max_players else rules.min_players
 
     def _make_game(self) -> Any:
         raise NotImplementedError
@@ -360,13 +393,8 @@ class RummyAECEnv(AECEnv):
         try:
             st.apply(typed, self.np_random)
         except IllegalActionError:
-            if self.illegal_action == "penalize":
-                self._penalize(agent, a)
-                return
-            raise IllegalActionError(
-                f"{agent} played {a} ({self.layout.to_string(a)!r}), not legal in phase "
-                f"{st.phase!r}; legal: {self.legal_action_strings()[:12]}"
-            ) from None
+            self._refused(agent, a)
+            return
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_live:
             self._clear_rewards()
@@ -402,6 +430,18 @@ class RummyAECEnv(AECEnv):
                 raise RuntimeError("last() called after every agent has left the episode; "
                                    "call env.reset() first") from None
             raise
+
+    def _refused(self, agent: str, a: int) -> None:
+        """An id in range that the rules refused (the position unchanged): ``"penalize"`` ends
+        the episode; ``"raise"`` raises IllegalActionError naming the action, the phase and
+        the legal actions, without the engine's own error chained (it says less)."""
+        if self.illegal_action == "penalize":
+            self._penalize(agent, a)
+            return
+        raise IllegalActionError(
+            f"{agent} played {a} ({self.layout.to_string(a)!r}), not legal in phase "
+            f"{self.state_obj.phase!r}; legal: {self.legal_action_strings()[:12]}"
+        ) from None
 
     def _finish_deal(self) -> None:
         st = self.state_obj

@@ -6,7 +6,8 @@ from it (``python -m rummy_env.docs``).
 What an observation holds is what the seat may know (GR-2..GR-7): its own hand, the discard
 pile (every card in it was discarded face up), the first upcard, the cards each seat took face
 up from the pile and still holds, the melds laid on the table, the cards laid off and the
-deadwood laid down face up after a knock, and public facts (phase, whose turn, the dealer, the knocker, the knock limit, the stock size, the points).
+deadwood laid down face up after a knock, and public facts (phase, whose turn, the dealer, the
+knocker, the knock limit, the stock size, the points).
 The opponent's hand and the stock order are never encoded.
 
 Every piece but the last few is 0/1, so :meth:`GinEncoder.observe` packs them into one Python
@@ -17,16 +18,27 @@ after a bigger change: the cost of an observation does not grow with the number 
 
 from __future__ import annotations
 
+from math import prod
+
 import numpy as np
 
+from rummy_env.cards import NUM_NATURAL
 from rummy_env.codec import ActionLayout
 from rummy_env.gin.actions import (
-    DISCARD, DONE, DRAW_STOCK, KNOCK, LAY_OFF, MAX_SLOTS, MELD, PASS, TAKE_DISCARD,
+    DISCARD,
+    DONE,
+    DRAW_STOCK,
+    KNOCK,
+    LAY_OFF,
+    MAX_SLOTS,
+    MELD,
+    PASS,
+    TAKE_DISCARD,
 )
 from rummy_env.gin.state import DEAL_OVER, DEFEND, GAME_OVER, PHASES, GinGame, GinState, action_text
 from rummy_env.obs import ObsLayout
 
-_CARDS = 52
+_CARDS = NUM_NATURAL  # one pack: a hand or a pile is a bitmask of 52 card types
 _STOCK_AFTER_DEAL = 31  # 52 - 2 * 10 - the upcard (GR-2)
 
 
@@ -84,6 +96,30 @@ _FLOATS = [
 ]
 
 
+def _bit_offsets(pieces: list[tuple[str, tuple[int, ...], str]]) -> dict[str, int]:
+    """Where each piece starts when the pieces are packed one after another."""
+    out = {}
+    at = 0
+    for name, shape, _ in pieces:
+        out[name] = at
+        at += prod(shape)
+    return out
+
+
+# The packed 0/1 observation: every piece of _BINARY in order, from bit 0. ``observe`` shifts
+# the card bitmasks that make up the first pieces straight into place (the encoder checks
+# these offsets against the layout).
+_AT = _bit_offsets(_BINARY)
+_HAND_AT = _AT["hand"]  # 0: the observer's hand needs no shift
+_KNOWN_AT = _AT["known"]  # the observer's row of "known"
+_OPP_KNOWN_AT = _KNOWN_AT + _CARDS  # the opponent's row
+_PILE_AT = _AT["discard_pile"]
+# The card part of the state vector: the two hands, then the stock.
+_STATE_STOCK_AT = 2 * _CARDS
+_STATE_CARD_BITS = _STATE_STOCK_AT + _CARDS
+_STATE_CARD_BYTES = (_STATE_CARD_BITS + 7) // 8
+
+
 def build_obs_layout(game: GinGame) -> ObsLayout:
     """Named pieces of the observation; seat rows are egocentric (row 0 is the observer)."""
     return ObsLayout(_BINARY + _FLOATS)
@@ -101,13 +137,17 @@ class GinEncoder:
             ("stock", (_CARDS,), "cards in the stock"),
             ("public", (self.size,), "the observation of player_0"),
         ])
+        st_at = {name: p.start for name, p in self.state_layout.pieces.items()}
+        if (st_at["hands"], st_at["stock"], st_at["public"]) != (0, _STATE_STOCK_AT,
+                                                                 _STATE_CARD_BITS):
+            raise AssertionError("state() packs hands and stock at fixed offsets")
         o = {name: p.start for name, p in self.layout.pieces.items()}
         self._off = o
         self._nbits = o["counts"]
         if self._nbits != sum(int(np.prod(s)) for _, s, _ in _BINARY):
             raise AssertionError("observe() packs the binary pieces as one run at the start")
         self._nbytes = (self._nbits + 7) // 8
-        if (o["hand"], o["known"], o["discard_pile"]) != (0, 52, 208):
+        if _HAND_AT != 0 or any(o[name] != at for name, at in _AT.items()):
             raise AssertionError("observe() packs hand, known and discard_pile at fixed offsets")
         # Bit offsets of the one-hot pieces within the packed integer.
         self._phase_bit = {ph: 1 << (o["phase"] + i) for i, ph in enumerate(PHASES)}
@@ -170,26 +210,28 @@ class GinEncoder:
             mine |= m
         for m in st.melds[1 - seat]:
             theirs |= m
-        x = mine << o["melds"] | theirs << (o["melds"] + 52) | st.laid_off << o["laid_off"]
+        x = mine << o["melds"] | theirs << (o["melds"] + _CARDS) | st.laid_off << o["laid_off"]
         for k, slot in enumerate(st.slots):
-            x |= slot << (o["slots"] + 52 * k)
+            x |= slot << (o["slots"] + _CARDS * k)
         # Deadwood is laid face up: the knocker's after its ``done``, the defender's at the
         # score (GR-5, GR-7).
         ph = st.phase
         if ph == DEFEND or ph == DEAL_OVER or ph == GAME_OVER:
             k = st.knocker
-            x |= st.hands[k] << (o["shown"] + 52 * (k != seat))
+            x |= st.hands[k] << (o["shown"] + _CARDS * (k != seat))
             if ph != DEFEND:
-                x |= st.hands[1 - k] << (o["shown"] + 52 * (k == seat))
+                x |= st.hands[1 - k] << (o["shown"] + _CARDS * (k == seat))
         return x
 
     def observe(self, st: GinState, seat: int) -> np.ndarray:
         """The egocentric observation of ``seat``: nothing of the other hand or the stock."""
         known = st.known
         opp = 1 - seat
-        # Offsets fixed by the piece order (checked in __init__): hand 0, known 52 and 104,
-        # discard_pile 208; the other pieces' bits come from tables and caches.
-        x = st.hands[seat] | known[seat] << 52 | known[opp] << 104 | st.pile << 208
+        # The card pieces shift straight to their offsets (_AT: hand 0, known 52 and 104,
+        # discard_pile 208; checked in __init__); the other pieces' bits come from tables and
+        # caches.
+        x = (st.hands[seat] | known[seat] << _KNOWN_AT | known[opp] << _OPP_KNOWN_AT
+             | st.pile << _PILE_AT)
         pile = st.discard
         if pile:
             x |= self._top_bits[pile[-1]]
@@ -229,11 +271,11 @@ class GinEncoder:
         stock = 0
         for t in st.stock:
             stock |= 1 << t
-        x = st.hands[0] | st.hands[1] << 52 | stock << 104
-        out[:3 * _CARDS] = np.unpackbits(
-            np.frombuffer(x.to_bytes(20, "little"), np.uint8), count=3 * _CARDS,
-            bitorder="little")
-        out[3 * _CARDS:] = self.observe(st, 0)
+        x = st.hands[0] | st.hands[1] << _CARDS | stock << _STATE_STOCK_AT
+        out[:_STATE_CARD_BITS] = np.unpackbits(
+            np.frombuffer(x.to_bytes(_STATE_CARD_BYTES, "little"), np.uint8),
+            count=_STATE_CARD_BITS, bitorder="little")
+        out[_STATE_CARD_BITS:] = self.observe(st, 0)
         return out
 
 

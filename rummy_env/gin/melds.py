@@ -18,20 +18,35 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-SUIT_BITS = 0x1FFF  # the 13 bits of one suit
-ALL_CARDS = (1 << 52) - 1
+from rummy_env.cards import (
+    DIAMONDS_START,
+    HEARTS_START,
+    NUM_NATURAL,
+    NUM_SUITS,
+    RANKS,
+    SPADES_START,
+    SUIT_BITS,
+    SUIT_START,
+)
+
+# The card bitmask: bit ``t`` is card type ``t``, so suit ``s`` is the 13-bit rank mask
+# ``cards >> SUIT_START[s] & SUIT_BITS`` (rummy_env.cards), clubs from bit 0.
+ALL_CARDS = (1 << NUM_NATURAL) - 1
 #: Card values (GR-1): ace 1, 2-10 face value, J Q K 10; by card type.
-CARD_VALUE: tuple[int, ...] = tuple(min(t % 13 + 1, 10) for t in range(52))
+CARD_VALUE: tuple[int, ...] = tuple(min(t % RANKS + 1, 10) for t in range(NUM_NATURAL))
 #: Every card of rank index ``r`` (0 = ace): bits r, r+13, r+26, r+39.
-RANK_BITS: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+RANK_BITS: tuple[int, ...] = tuple(sum(1 << (start + r) for start in SUIT_START)
+                                   for r in range(RANKS))
+#: The aces, bits 0, 13, 26 and 39: ``m * ACES`` copies a 13-bit rank mask ``m`` into every suit.
+ACES = RANK_BITS[0]
 
 
 def _suit_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     value = []
     bits = []
-    for m in range(1 << 13):
-        value.append(sum(min(r + 1, 10) for r in range(13) if m >> r & 1))
-        bits.append(tuple(r for r in range(13) if m >> r & 1))
+    for m in range(SUIT_BITS + 1):
+        value.append(sum(min(r + 1, 10) for r in range(RANKS) if m >> r & 1))
+        bits.append(tuple(r for r in range(RANKS) if m >> r & 1))
     return tuple(value), tuple(bits)
 
 
@@ -41,17 +56,16 @@ VALUE13, BITS13 = _suit_tables()
 
 def value(cards: int) -> int:
     """Total value of a set of cards (GR-1)."""
-    return (VALUE13[cards & SUIT_BITS] + VALUE13[cards >> 13 & SUIT_BITS]
-            + VALUE13[cards >> 26 & SUIT_BITS] + VALUE13[cards >> 39])
+    return (VALUE13[cards & SUIT_BITS] + VALUE13[cards >> DIAMONDS_START & SUIT_BITS]
+            + VALUE13[cards >> HEARTS_START & SUIT_BITS] + VALUE13[cards >> SPADES_START])
 
 
 def card_list(cards: int) -> list[int]:
     """The card types of a bitmask, ascending."""
     out: list[int] = []
-    for s in range(4):
-        m = cards >> (13 * s) & SUIT_BITS
+    for base in SUIT_START:
+        m = cards >> base & SUIT_BITS
         if m:
-            base = 13 * s
             out.extend(base + r for r in BITS13[m])
     return out
 
@@ -72,17 +86,17 @@ def popcount(cards: int) -> int:
 def _meld_table() -> tuple[tuple[int, ...], tuple[str, ...]]:
     masks: list[int] = []
     kinds: list[str] = []
-    for r in range(13):
-        suits = [1 << (s * 13 + r) for s in range(4)]
+    for r in range(RANKS):
+        suits = [1 << (start + r) for start in SUIT_START]
         for skip in (3, 2, 1, 0):  # the four sets of three, clubs-diamonds-hearts first
             masks.append(sum(b for i, b in enumerate(suits) if i != skip))
             kinds.append("set")
         masks.append(sum(suits))
         kinds.append("set")
-    for s in range(4):
+    for start in SUIT_START:
         for length in range(3, 11):
-            for lo in range(0, 14 - length):
-                masks.append(((1 << length) - 1) << (s * 13 + lo))
+            for lo in range(0, RANKS + 1 - length):
+                masks.append(((1 << length) - 1) << (start + lo))
                 kinds.append("run")
     return tuple(masks), tuple(kinds)
 
@@ -97,66 +111,65 @@ MELD_VALUE: tuple[int, ...] = tuple(value(m) for m in MELDS)
 def _run_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Per suit, per 13-bit suit mask: the run melds (bitmasks, up to 10 cards) it holds."""
     per_suit = []
-    for s in range(4):
+    for start in SUIT_START:
         table = []
-        for m in range(1 << 13):
+        for m in range(SUIT_BITS + 1):
             runs = []
             lo = 0
-            while lo < 13:
+            while lo < RANKS:
                 if not m >> lo & 1:
                     lo += 1
                     continue
                 hi = lo
-                while hi + 1 < 13 and m >> (hi + 1) & 1:
+                while hi + 1 < RANKS and m >> (hi + 1) & 1:
                     hi += 1
                 # the maximal segment lo..hi: every sub-segment of 3..10 cards
                 for a in range(lo, hi + 1):
                     for b in range(a + 2, min(hi, a + 9) + 1):
-                        runs.append(((1 << (b - a + 1)) - 1) << (s * 13 + a))
+                        runs.append(((1 << (b - a + 1)) - 1) << (start + a))
                 lo = hi + 1
             table.append(tuple(runs))
         per_suit.append(tuple(table))
     return tuple(per_suit)
 
 
-def _set_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per rank index, per 4-bit mask of the suits present: the set melds it holds."""
-    out = []
-    for r in range(13):
-        row = []
-        for present in range(16):
-            suits = [s for s in range(4) if present >> s & 1]
-            cards = [1 << (s * 13 + r) for s in suits]
+def _set_tables() -> dict[int, tuple[int, ...]]:
+    """Per rank index ``r``, per subset of its cards (``cards & RANK_BITS[r]``): the set melds
+    it holds, the sets of three before the set of four."""
+    out = {}
+    for r in range(RANKS):
+        for present in range(1 << NUM_SUITS):  # bit s: suit s holds the card
+            cards = [1 << (SUIT_START[s] + r) for s in range(NUM_SUITS) if present >> s & 1]
             sets: list[int] = []
             if len(cards) == 4:
                 sets.extend(sum(cards) - c for c in reversed(cards))
                 sets.append(sum(cards))
             elif len(cards) == 3:
                 sets.append(sum(cards))
-            row.append(tuple(sets))
-        out.append(tuple(row))
-    return tuple(out)
+            out[sum(cards)] = tuple(sets)
+    return out
 
 
 _RUNS = _run_tables()
 _SETS = _set_tables()
-_RUN_STARTS = sum(((1 << 11) - 1) << (13 * s) for s in range(4))  # rank index 0..10 per suit
+#: The cards that can start a run of three: rank index 0..10 of every suit (ace low only, so
+#: neither the queen nor the king). A run's next card is the next bit, ``cards >> 1``.
+_RUN_STARTS = ((1 << (RANKS - 2)) - 1) * ACES
 
 
 def melds_in(cards: int) -> list[int]:
     """Every meld (bitmask) made of cards of ``cards``."""
     a = cards & SUIT_BITS
-    b = cards >> 13 & SUIT_BITS
-    c = cards >> 26 & SUIT_BITS
-    d = cards >> 39 & SUIT_BITS
+    b = cards >> DIAMONDS_START & SUIT_BITS
+    c = cards >> HEARTS_START & SUIT_BITS
+    d = cards >> SPADES_START & SUIT_BITS
     out: list[int] = []
     three = (a & b & (c | d)) | ((a | b) & c & d)
     while three:
         low = three & -three
         r = low.bit_length() - 1
         three ^= low
-        out.extend(_SETS[r][(a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2
-                            | (d >> r & 1) << 3])
+        out.extend(_SETS[cards & RANK_BITS[r]])
     if cards & (cards >> 1) & (cards >> 2) & _RUN_STARTS:
         if a:
             out.extend(_RUNS[0][a])
@@ -172,11 +185,11 @@ def melds_in(cards: int) -> list[int]:
 def meldable(cards: int) -> int:
     """The cards of ``cards`` that belong to at least one meld within ``cards``."""
     a = cards & SUIT_BITS
-    b = cards >> 13 & SUIT_BITS
-    c = cards >> 26 & SUIT_BITS
-    d = cards >> 39 & SUIT_BITS
-    three = (a & b & (c | d)) | ((a | b) & c & d)
-    in_sets = (three | three << 13 | three << 26 | three << 39) & cards
+    b = cards >> DIAMONDS_START & SUIT_BITS
+    c = cards >> HEARTS_START & SUIT_BITS
+    d = cards >> SPADES_START & SUIT_BITS
+    three = (a & b & (c | d)) | ((a | b) & c & d)  # the ranks that three suits or four hold
+    in_sets = three * ACES & cards
     starts = cards & (cards >> 1) & (cards >> 2) & _RUN_STARTS
     return in_sets | starts | starts << 1 | starts << 2
 
@@ -261,14 +274,16 @@ def knock_discards(hand: int, limit: int, forbidden: int = 0) -> int:
     return out
 
 
-_TENS = sum(RANK_BITS[r] for r in range(9, 13))  # every 10, J, Q, K: worth 10
+_TENS = sum(RANK_BITS[r] for r in range(9, RANKS))  # every 10, J, Q, K: worth 10
 
 
 def _max_value(cards: int) -> int:
     """The largest card value in ``cards`` (0 if empty)."""
     if cards & _TENS:
         return 10
-    return (cards | cards >> 13 | cards >> 26 | cards >> 39).bit_length()  # rank of the highest
+    # rank of the highest
+    return (cards | cards >> DIAMONDS_START | cards >> HEARTS_START
+            | cards >> SPADES_START).bit_length()
 
 
 def fits(slot: int) -> int:
@@ -276,7 +291,7 @@ def fits(slot: int) -> int:
     of a set of three, or the card below and above a run (ace low only)."""
     low = slot & -slot
     t = low.bit_length() - 1
-    r = t % 13
+    r = t % RANKS
     rank = RANK_BITS[r]
     if slot & rank == slot:  # a set
         return rank & ~slot if slot.bit_count() == 3 else 0
@@ -284,14 +299,14 @@ def fits(slot: int) -> int:
     if r > 0:
         out |= low >> 1
     top = slot.bit_length() - 1
-    if top % 13 < 12:
+    if top % RANKS < RANKS - 1:  # not a king
         out |= 1 << (top + 1)
     return out
 
 
 __all__ = [
-    "ALL_CARDS", "BITS13", "CARD_VALUE", "MELDS", "MELD_INDEX", "MELD_KINDS", "MELD_VALUE",
-    "RANK_BITS", "SUIT_BITS", "VALUE13", "best_melds", "card_list", "deadwood", "fits",
-    "knock_discards", "lower_bound", "mask_of", "meldable", "melded_value", "melds_in",
+    "ACES", "ALL_CARDS", "BITS13", "CARD_VALUE", "MELDS", "MELD_INDEX", "MELD_KINDS",
+    "MELD_VALUE", "RANK_BITS", "SUIT_BITS", "VALUE13", "best_melds", "card_list", "deadwood",
+    "fits", "knock_discards", "lower_bound", "mask_of", "meldable", "melded_value", "melds_in",
     "popcount", "value",
 ]

@@ -47,20 +47,54 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from rummy_env.cards import card_str, cards_str
+from rummy_env.cards import (
+    DIAMONDS_START,
+    HEARTS_START,
+    NUM_NATURAL,
+    NUM_SUITS,
+    SPADES_START,
+    SUIT_START,
+    card_str,
+    cards_str,
+)
 from rummy_env.core import StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.gin.actions import (
-    DISCARD, DONE, DRAW_STOCK, LAY_OFF, MAX_SLOTS, MELD, PASS, TAKE_DISCARD, Action, Discard,
-    Done, DrawStock, Knock, LayOff, Meld, Pass, TakeDiscard,
+    DISCARD,
+    DONE,
+    DRAW_STOCK,
+    LAY_OFF,
+    MAX_SLOTS,
+    MELD,
+    PASS,
+    TAKE_DISCARD,
+    Action,
+    Discard,
+    Done,
+    DrawStock,
+    Knock,
+    LayOff,
+    Meld,
+    Pass,
+    TakeDiscard,
 )
 from rummy_env.gin.actions import KNOCK as _KNOCK  # KNOCK here is the phase
 from rummy_env.gin.melds import (
-    BITS13, CARD_VALUE, MELD_INDEX, MELDS, SUIT_BITS, card_list, deadwood, fits, knock_discards,
-    melds_in, value,
+    BITS13,
+    CARD_VALUE,
+    MELD_INDEX,
+    MELDS,
+    SUIT_BITS,
+    card_list,
+    deadwood,
+    fits,
+    knock_discards,
+    melds_in,
+    value,
 )
 from rummy_env.gin.rules import GinRules
 from rummy_env.phases import PhaseEnum
+
 
 class Phase(PhaseEnum):
     """The phases of a Gin Rummy hand (module docstring); each equals its string."""
@@ -83,7 +117,7 @@ PHASES = (FIRST_UPCARD, DRAW, PLAY, KNOCK, DEFEND, DEAL_OVER, GAME_OVER)
 RESULTS = ("knock", "gin", "undercut", "dead")
 HAND_SIZE = 10
 
-_DISCARD: tuple[Discard, ...] = DISCARD[:52]  # the prebuilt discards of the 52 cards
+_DISCARD: tuple[Discard, ...] = DISCARD[:NUM_NATURAL]  # the prebuilt discards of the natural cards
 
 _UPCARD_ACTIONS: list[Action] = [TAKE_DISCARD, PASS]
 _DRAW_BOTH: list[Action] = [DRAW_STOCK, TAKE_DISCARD]
@@ -96,17 +130,18 @@ class _ByCards:
 
     def __init__(self, table: tuple[Action, ...]) -> None:
         self.table = table
-        self.per_suit: list[list[tuple[Action, ...] | None]] = [[None] * 8192 for _ in range(4)]
+        self.per_suit: list[list[tuple[Action, ...] | None]] = [
+            [None] * (SUIT_BITS + 1) for _ in range(NUM_SUITS)]
 
     def fill(self, suit: int, m: int) -> tuple[Action, ...]:
-        acts = tuple(self.table[13 * suit + r] for r in BITS13[m])
+        acts = tuple(self.table[SUIT_START[suit] + r] for r in BITS13[m])
         self.per_suit[suit][m] = acts
         return acts
 
     def __call__(self, cards: int) -> list[Action]:
         p0, p1, p2, p3 = self.per_suit
-        a, b, c, d = (cards & SUIT_BITS, cards >> 13 & SUIT_BITS, cards >> 26 & SUIT_BITS,
-                      cards >> 39)
+        a, b, c, d = (cards & SUIT_BITS, cards >> DIAMONDS_START & SUIT_BITS,
+                      cards >> HEARTS_START & SUIT_BITS, cards >> SPADES_START)
         x0, x1, x2, x3 = p0[a], p1[b], p2[c], p3[d]
         if x0 is None:
             x0 = self.fill(0, a)
@@ -130,9 +165,9 @@ class GinGame:
     rules: GinRules
     num_players: int = 2
 
-    total_cards = 52
+    total_cards = NUM_NATURAL
     #: One of each natural type (the deck as type counts, as the other families give it).
-    deck = tuple([1] * 52 + [0])
+    deck = tuple([1] * NUM_NATURAL + [0])
 
     def new_state(self, rng: np.random.Generator, first_deal: int = 1) -> GinState:
         """A new game: the first dealer drawn at random (C-5), hand ``first_deal`` dealt."""
@@ -228,7 +263,7 @@ class GinState(StateBase):
         the non-dealer; the next card is the upcard; the rest is the stock. The non-dealer
         decides on the upcard first (GR-3)."""
         self.deal = deal
-        cards = rng.permutation(52).tolist()
+        cards = rng.permutation(NUM_NATURAL).tolist()
         first = 1 - self.dealer
         hands = [0, 0]
         for i in range(2 * HAND_SIZE):
@@ -567,11 +602,11 @@ def _is_action(a: Any) -> bool:
     if k in ("draw_stock", "take_discard", "pass", "done"):
         return len(a) == 1
     if k in ("discard", "knock"):
-        return len(a) == 2 and isinstance(a[1], int) and 0 <= a[1] < 52
+        return len(a) == 2 and isinstance(a[1], int) and 0 <= a[1] < NUM_NATURAL
     if k == "meld":
         return len(a) == 2 and isinstance(a[1], int) and 0 <= a[1] < len(MELDS)
     if k == "lay_off":
-        return (len(a) == 3 and isinstance(a[1], int) and 0 <= a[1] < 52
+        return (len(a) == 3 and isinstance(a[1], int) and 0 <= a[1] < NUM_NATURAL
                 and isinstance(a[2], int) and 0 <= a[2] < MAX_SLOTS)
     return False
 

@@ -58,17 +58,42 @@ from typing import Any, ClassVar
 import numpy as np
 
 from rummy_env.cards import (
-    JOKER, NUM_TYPES, RANK_TEXT, card_str, cards_str, counts_to_list, deck_list, rank_of,
+    DIAMONDS_START,
+    HEARTS_START,
+    JOKER,
+    NUM_TYPES,
+    RANK_TEXT,
+    RANKS,
+    SPADES_START,
+    SUIT_BITS,
+    SUIT_START,
+    card_str,
+    cards_str,
+    counts_to_list,
+    deck_list,
+    rank_of,
 )
 from rummy_env.core import GameBase, StateBase, position_head, zones_head
 from rummy_env.errors import IllegalActionError
 from rummy_env.indian.actions import (
-    DECLARE, DISCARD, DRAW_STOCK, HAND_RUMMY, PACK, TAKE_DISCARD, Action, Declare, Discard,
-    DrawStock, HandRummy, Pack, TakeDiscard,
+    DECLARE,
+    DISCARD,
+    DRAW_STOCK,
+    HAND_RUMMY,
+    PACK,
+    TAKE_DISCARD,
+    Action,
+    Declare,
+    Discard,
+    DrawStock,
+    HandRummy,
+    Pack,
+    TakeDiscard,
 )
 from rummy_env.indian.rules import IndianRules
 from rummy_env.indian.solver import wilds_suffice
 from rummy_env.phases import PhaseEnum
+
 
 class Phase(PhaseEnum):
     """The phases of an Indian Rummy deal (module docstring); each equals its string."""
@@ -111,7 +136,7 @@ def cards_of(counts: Sequence[int]) -> list[int]:
     return [t for t in compress(_TYPES, counts) for _ in range(counts[t])]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _run_shares(mask: int) -> tuple[tuple[int, int, float, bool], ...]:
     """For one suit's non-wild cards (bit r = rank index r present): per present rank, in
     rank order, ``(r, 1 << r, ratio, near)``: the least number of wild cards per natural card
@@ -183,10 +208,19 @@ def could_declare(hand: Sequence[int], wild_rank: int, tanala: bool, drop: int) 
 
 #: ``bytes.translate`` table: a card count to 1 if present, else 0.
 _PRESENT = bytes([0] + [1] * 255)
+# The presence int of a hand (_has_pure_run): one byte a card type, byte ``t`` (bits
+# ``BYTE * t`` up) is 1 when type ``t`` is present. Shifting right by ``_NEXT`` brings byte
+# ``t + 1`` (the next rank of a suit, or the next suit's ace) down to byte ``t``.
+BYTE = 8
+_NEXT = BYTE
+_AFTER_NEXT = 2 * BYTE
+_QUEEN = RANKS - 2  # rank index of the queen, where the ace-high run ``Q K A`` starts (C-3)
+#: Shifting left by this brings each suit's ace (byte ``start``) up to its queen's byte.
+_ACE_TO_QUEEN = _QUEEN * BYTE
 #: Bytes ``i`` (as bits ``8 i`` of an int) where three cards ``i, i+1, i+2`` lie in one suit.
-_RUN_STARTS = sum(1 << 8 * (s * 13 + r) for s in range(4) for r in range(11))
+_RUN_STARTS = sum(1 << BYTE * (start + r) for start in SUIT_START for r in range(_QUEEN))
 #: Bytes of each suit's queen: the start of its ``Q K A`` run (ace high, C-3).
-_QUEENS = sum(1 << 8 * (s * 13 + 11) for s in range(4))
+_QUEENS = sum(1 << BYTE * (start + _QUEEN) for start in SUIT_START)
 
 
 def _has_pure_run(hand: bytearray, tanala: bool) -> bool:
@@ -194,11 +228,11 @@ def _has_pure_run(hand: bytearray, tanala: bool) -> bool:
     counting as itself; the ace low or high, C-3), or three identical cards when a tanala is
     possible. About half the hands fail here, so it is a few operations in C: the presence
     bytes of the hand as one int ``x`` (byte ``t`` is 1 when type ``t`` is present); byte
-    ``i`` of ``x & x >> 8 & x >> 16`` is 1 when types ``i .. i+2`` are all present (kept where
-    they lie in one suit), and byte ``i`` of ``x & x >> 8 & x << 88`` when ``i``, ``i+1`` and
-    ``i-11`` are (kept at the queens: ``Q K A``)."""
+    ``i`` of ``x & x >> _NEXT & x >> _AFTER_NEXT`` is 1 when types ``i .. i+2`` are all present
+    (kept where they lie in one suit), and byte ``i`` of ``x & x >> _NEXT & x << _ACE_TO_QUEEN``
+    when ``i``, ``i+1`` and ``i-11`` are (kept at the queens: ``Q K A``)."""
     x = int.from_bytes(hand.translate(_PRESENT), "little")
-    if x & (x >> 8) & ((x >> 16) & _RUN_STARTS | (x << 88) & _QUEENS):
+    if x & (x >> _NEXT) & ((x >> _AFTER_NEXT) & _RUN_STARTS | (x << _ACE_TO_QUEEN) & _QUEENS):
         return True
     # a count of 3 or more: what is left once the counts 0, 1 and 2 are deleted (max() would
     # loop in Python over the 53 counts)
@@ -207,6 +241,10 @@ def _has_pure_run(hand: bytearray, tanala: bool) -> bool:
 
 #: ``bytes.translate`` table: a card count to the character ``1`` if present, else ``0``.
 _BIT_CHAR = bytes([48] + [49] * 255)
+#: Slices of those characters that read one suit's presence as a binary numeral, king first:
+#: the suit's 13-bit rank mask (``int(chars[slice], 2)``, bit ``r`` for rank index ``r``).
+_CLUBS_DIGITS, _DIAMONDS_DIGITS, _HEARTS_DIGITS, _SPADES_DIGITS = (
+    slice(start + RANKS - 1, start - 1 if start else None, -1) for start in SUIT_START)
 
 
 def _wild_shares(hand: bytearray, wild_rank: int, tanala: bool, slack: float,
@@ -220,16 +258,16 @@ def _wild_shares(hand: bytearray, wild_rank: int, tanala: bool, slack: float,
     its rank (a set of two and one wild card) and 0 when three or four do (a set of three).
     The suits' rank masks come from the hand's presence bytes read as binary numerals."""
     w = hand[JOKER]
-    keep = 0x1FFF
+    keep = SUIT_BITS
     if wild_rank:
         keep &= ~(1 << (wild_rank - 1))
         r = wild_rank - 1
-        w += hand[r] + hand[13 + r] + hand[26 + r] + hand[39 + r]
+        w += hand[r] + hand[DIAMONDS_START + r] + hand[HEARTS_START + r] + hand[SPADES_START + r]
     b = hand.translate(_BIT_CHAR)
-    m0 = int(b[12::-1], 2) & keep
-    m1 = int(b[25:12:-1], 2) & keep
-    m2 = int(b[38:25:-1], 2) & keep
-    m3 = int(b[51:38:-1], 2) & keep
+    m0 = int(b[_CLUBS_DIGITS], 2) & keep
+    m1 = int(b[_DIAMONDS_DIGITS], 2) & keep
+    m2 = int(b[_HEARTS_DIGITS], 2) & keep
+    m3 = int(b[_SPADES_DIGITS], 2) & keep
     two = m0 & m1 | m2 & m3 | (m0 | m1) & (m2 | m3)  # ranks held by two suits or more
     three = m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)  # by three or more
     limit = w + slack + 1e-9
@@ -254,18 +292,18 @@ def _wild_shares(hand: bytearray, wild_rank: int, tanala: bool, slack: float,
                     worst = x
                 if total > limit:
                     return None
-        base += 13
+        base += RANKS
     return w, total, worst, lone
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _wild_types(wild_rank: int) -> tuple[bool, ...]:
     """Per card type: wild when the wild rank is ``wild_rank`` (0: none) (IR-2)."""
     wild = [False] * NUM_TYPES
     wild[JOKER] = True
     if wild_rank:
-        for s in range(4):
-            wild[s * 13 + wild_rank - 1] = True
+        for start in SUIT_START:
+            wild[start + wild_rank - 1] = True
     return tuple(wild)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-JOKER = 52
+from rummy_env.cards import JOKER
 
 # Run positions 1..14 of a suit: 1 = low ace, 2..13 = ranks, 14 = high ace.
 _POS_RANK = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rummy_env.cards import NUM_TYPES, RANKS, SUIT_BITS, SUIT_START
+
 from .common import _POS_RANK, _POS_VAL, JOKER, _counts
 from .declare import _declare_ok
 from .fill import _fill_bounds, _fill_need, _next_codes, wilds_suffice
@@ -13,9 +15,9 @@ from .suits import _ace_splits, _options_fn
 
 #: Drop tags of the all-discards search: bit ``t`` (0..52) for "one card of type ``t`` left
 #: out"; ``_NONE`` for "no card left out yet".
-_NONE = 1 << 53
-_SUIT_NONE = 1 << 13  # the same in a suit's table, whose drop bits are rank indices 0..12
-_SUIT_RANKS = _SUIT_NONE - 1  # the 13 rank bits of a suit's drop tags
+_NONE = 1 << NUM_TYPES  # the bit above the card bits
+_SUIT_NONE = 1 << RANKS  # the same in a suit's table, whose drop bits are rank indices 0..12
+_SUIT_RANKS = SUIT_BITS  # the 13 rank bits of a suit's drop tags
 
 
 #: ``(vec, tan) -> (cap, table)`` of :func:`_drop_table`, bounded by ``_DROP_LIMIT`` entries
@@ -130,8 +132,8 @@ def _wild_pool_bits(cnt: list, wr: int, reserved: tuple) -> int:
     pool = 1 << JOKER if cnt[JOKER] else 0
     if wr:
         for s in range(4):
-            if cnt[s * 13 + wr - 1] > reserved[s]:
-                pool |= 1 << (s * 13 + wr - 1)
+            if cnt[SUIT_START[s] + wr - 1] > reserved[s]:
+                pool |= 1 << (SUIT_START[s] + wr - 1)
     return pool
 
 
@@ -148,7 +150,7 @@ def _drop_states(sp: _Split, budget: int, tan: bool):
         tb = _drop_table(tuple(v), budget if budget < 2 * n else 2 * n, tan)
         if not tb:
             return None
-        shift = 13 * s  # a suit's rank bits become card bits of that suit
+        shift = SUIT_START[s]  # a suit's rank bits become card bits of that suit
         new: dict = {}
         for (u, a, b, t), y in states.items():
             ynone = y & _NONE
