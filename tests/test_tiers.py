@@ -41,9 +41,9 @@ def _pytest_args(command: str) -> list[str]:
     for w in args:
         if skip:
             skip = False
-        elif w in ("-n", "--numprocesses"):
+        elif w in ("-n", "--numprocesses", "--dist"):  # each takes the next word
             skip = True
-        elif not re.match(r"(-n\d+|--numprocesses=.*|--dist(=.*)?)$", w):
+        elif not re.match(r"(-n\d+|--numprocesses=.*|--dist=.*)$", w):
             out.append(w)
     return out
 
