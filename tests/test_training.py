@@ -291,6 +291,56 @@ def test_clone_of_the_critic_only_leaves_the_actor_as_it_was():
         clone(policy, data, epochs=1, actor=False, value=False)
 
 
+def test_label_smoothing_spreads_the_clone_over_the_legal_moves():
+    """pretrain.label_smoothing: the loss is the cross-entropy against (1 - eps) on the
+    teacher's move plus eps uniform over the legal ones, and the fitted clone keeps
+    probability on legal moves the teacher never made (a plain clone leaves them none)."""
+    import numpy as np
+    import torch as th
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.opponents import Schedule
+    from training.pretrain import _smoothed_loss, clone, collect
+    from training.train import _make_env_fn
+
+    cfg = resolve_config(["--config", "configs/train/gin_rummy.yaml", "--n-envs", "1"])
+    fn = _make_env_fn(cfg, 0, Schedule("greedy").sampler())
+    data = collect([fn()], "greedy", 120, gamma=0.99, seed=1)
+    obs, mask = th.as_tensor(data["obs"]), th.as_tensor(data["mask"])
+    act = th.as_tensor(data["action"])
+
+    def fitted(eps):
+        model = MaskablePPO("MlpPolicy", DummyVecEnv([fn]), policy_kwargs={"net_arch": [32]},
+                            n_steps=64, batch_size=64, device="cpu", seed=0)
+        clone(model.policy, data, epochs=30, batch_size=32, lr=3e-3, label_smoothing=eps,
+              log=lambda *_: None)
+        return model.policy
+
+    policy = fitted(0.3)
+    with th.no_grad():
+        loss, _ = _smoothed_loss(policy, obs, act, mask, 0.3)
+        probs = policy.get_distribution(obs, action_masks=mask.numpy()).distribution.probs
+    logp = np.log(np.maximum(probs.numpy(), 1e-30))
+    legal = data["mask"]
+    want = -np.mean([0.7 * logp[i, a] + 0.3 * logp[i, legal[i]].mean()
+                     for i, a in enumerate(data["action"])])
+    assert float(loss) == pytest.approx(want, rel=1e-4)
+    others = legal.copy()
+    others[np.arange(len(act)), data["action"]] = False
+    several = others.any(axis=1)
+    def floor(p):  # the least probability of a legal non-teacher move, averaged
+        return float(np.mean([p[i, others[i]].numpy().min() for i in np.flatnonzero(several)]))
+
+    smooth_floor = floor(probs)
+    plain_policy = fitted(0.0)
+    with th.no_grad():
+        plain = plain_policy.get_distribution(obs, action_masks=mask.numpy()).distribution.probs
+    assert smooth_floor > 3 * floor(plain), (smooth_floor, floor(plain))
+    with pytest.raises(ValueError, match="label_smoothing"):
+        clone(policy, data, epochs=1, label_smoothing=1.0)
+
+
 def test_bad_schedules_and_flags_are_refused():
     with pytest.raises(SystemExit, match="opponents"):
         resolve_config(["--set", "opponents={mix: {nobot: 1.0}}"])

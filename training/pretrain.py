@@ -21,11 +21,18 @@ Config (``pretrain:`` in the training YAML, or ``--pretrain greedy:200000``)::
 
     pretrain: {teacher: greedy, decisions: 200000, epochs: 4, batch_size: 512, lr: 1.0e-3,
                value: true, actor: true, dagger_rounds: 0, dagger_decisions: 50000,
-               dagger_epochs: 2}
+               dagger_epochs: 2, label_smoothing: 0.0}
 
 ``actor: false`` fits the critic only: with a policy that already starts from the teacher
 (``policy.prior``, :mod:`training.prior_policy`) cloning the actor as well makes it nearly
 deterministic (held-out cross-entropy 0.003), and PPO then hardly explores away from it.
+
+``label_smoothing: eps`` fits the actor to ``(1 - eps)`` on the teacher's action and ``eps``
+spread evenly over the legal actions (Szegedy et al., 2016, under the mask). A plain clone puts
+almost no probability on a move the teacher never makes, so PPO's sampled rollouts never try
+it and cannot learn that it pays (Indian Rummy's greedy bot packs only hopeless first hands,
+and a clone of it never packs). The argmax, which evaluation plays, is still the teacher's
+wherever the clone fits it; only the sampled rollouts explore.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from rummy_env.bots import make_bot, seat_view
 PRETRAIN_DEFAULTS: dict[str, Any] = {"teacher": None, "decisions": 0, "epochs": 4,
                                      "batch_size": 512, "lr": 1.0e-3, "value": True,
                                      "actor": True, "dagger_rounds": 0, "dagger_decisions": 50_000,
-                                     "dagger_epochs": 2}
+                                     "dagger_epochs": 2, "label_smoothing": 0.0}
 
 #: ``actor(obs, mask) -> action``: who plays the learning seat while the teacher labels.
 Actor = Callable[[np.ndarray, np.ndarray], int]
@@ -115,9 +122,11 @@ def merge(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.nd
 
 def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size: int = 512,
           lr: float = 1.0e-3, value: bool = True, seed: int = 0,
-          log: Any = print, actor: bool = True) -> list[dict[str, float]]:
+          log: Any = print, actor: bool = True,
+          label_smoothing: float = 0.0) -> list[dict[str, float]]:
     """Fit ``policy`` (a MaskableActorCriticPolicy) to the teacher's decisions in ``data``
-    (the actor unless ``actor=False``, the critic if ``value``).
+    (the actor unless ``actor=False``, the critic if ``value``), with ``label_smoothing`` of
+    the actor's target spread over the legal actions (see the module docstring).
     Returns one row per epoch: loss, accuracy (argmax = teacher) and value MSE, measured on a
     held-out tenth of the decisions."""
     import torch as th
@@ -125,6 +134,8 @@ def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size:
     if not (actor or value):
         raise ValueError("clone fits the actor, the critic or both: actor and value are both "
                          "false")
+    if not 0.0 <= label_smoothing < 1.0:
+        raise ValueError(f"label_smoothing must be in [0, 1), got {label_smoothing!r}")
 
     n = len(data["action"])
     rng = np.random.default_rng(seed)
@@ -144,9 +155,13 @@ def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size:
         perm = rng.permutation(tr)
         for s in range(0, len(perm), batch_size):
             idx = th.as_tensor(perm[s:s + batch_size])
-            v, logp, _ = policy.evaluate_actions(t["obs"][idx], t["action"][idx],
-                                                 action_masks=t["mask"][idx])
-            loss = -logp.mean() if actor else th.zeros(())
+            if label_smoothing > 0.0 and actor:
+                loss, v = _smoothed_loss(policy, t["obs"][idx], t["action"][idx],
+                                         t["mask"][idx], label_smoothing)
+            else:
+                v, logp, _ = policy.evaluate_actions(t["obs"][idx], t["action"][idx],
+                                                     action_masks=t["mask"][idx])
+                loss = -logp.mean() if actor else th.zeros(())
             if value:
                 loss = loss + 0.5 * th.nn.functional.mse_loss(v.flatten(), t["ret"][idx])
             opt.zero_grad()
@@ -171,6 +186,21 @@ def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size:
             f"nll {row['nll']:.3f}, value explained variance {row['explained_variance']:.2f}"
             f" ({row['cpu_seconds']:.0f} CPU-s)")
     return history
+
+
+def _smoothed_loss(policy: Any, obs: Any, action: Any, mask: Any, eps: float) -> tuple[Any, Any]:
+    """Cross-entropy of the masked policy against ``(1 - eps)`` on ``action`` plus ``eps``
+    uniform over the legal actions, and the critic's values (the actor's and the critic's
+    networks are separate, so the two calls share no work)."""
+    import torch as th
+
+    dist = policy.get_distribution(obs, action_masks=mask.numpy())
+    logp_all = th.log_softmax(dist.distribution.logits, dim=-1)
+    # illegal entries hold the masking constant: zero them before the mean over legal ones
+    uniform = th.where(mask, logp_all, th.zeros_like(logp_all)).sum(-1) / mask.sum(-1)
+    taken = logp_all.gather(1, action.long().view(-1, 1)).squeeze(1)
+    loss = -((1.0 - eps) * taken + eps * uniform).mean()
+    return loss, policy.predict_values(obs)
 
 
 def parse_flag(text: str) -> dict[str, Any]:

@@ -456,7 +456,8 @@ class _Run:
         report["epochs"] = clone(
             self.model.policy, data, epochs=int(pre["epochs"]),
             batch_size=int(pre["batch_size"]), lr=float(pre["lr"]), value=bool(pre["value"]),
-            actor=bool(pre["actor"]), seed=cfg["seed"])
+            actor=bool(pre["actor"]), seed=cfg["seed"],
+            label_smoothing=float(pre.get("label_smoothing") or 0.0))
         cpu["clone"] = time.process_time() - c0
         report["decisions"] = int(len(data["action"]))
         data = self._dagger(envs, data, report)
@@ -488,6 +489,7 @@ class _Run:
             epochs = clone(policy, data, epochs=int(pre["dagger_epochs"]),
                            batch_size=int(pre["batch_size"]), lr=float(pre["lr"]) / 2,
                            value=bool(pre["value"]), actor=bool(pre["actor"]),
+                           label_smoothing=float(pre.get("label_smoothing") or 0.0),
                            seed=cfg["seed"] + r + 1)
             cpu["clone"] += time.process_time() - c0
             rounds.append({"round": r + 1, "decisions": int(len(new["action"])),
