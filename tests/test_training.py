@@ -348,5 +348,7 @@ def test_bad_schedules_and_flags_are_refused():
         resolve_config(["--set", "opponents={curriculum: []}"])
     with pytest.raises(SystemExit, match="pretrain"):
         resolve_config(["--pretrain", "greedy:many"])
+    with pytest.raises(SystemExit, match="label_smoothing"):
+        resolve_config(["--set", "pretrain.label_smoothing=1.5"])
     with pytest.raises(SystemExit, match="unknown eval keys"):
         resolve_config(["--set", "eval.bogus=1"])

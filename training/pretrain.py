@@ -168,24 +168,31 @@ def clone(policy: Any, data: dict[str, np.ndarray], epochs: int = 4, batch_size:
             loss.backward()
             th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             opt.step()
-        policy.eval()
-        with th.no_grad():
-            idx = th.as_tensor(val)
-            dist = policy.get_distribution(t["obs"][idx], action_masks=t["mask"][idx].numpy())
-            v = policy.predict_values(t["obs"][idx]).flatten()
-            logp = dist.log_prob(t["action"][idx])
-            acc = (dist.get_actions(deterministic=True) == t["action"][idx]).float().mean()
-            vmse = th.nn.functional.mse_loss(v, t["ret"][idx])
-            var = t["ret"][idx].var()
-        row = {"epoch": ep + 1, "nll": float(-logp.mean()), "accuracy": float(acc),
-               "value_mse": float(vmse),
-               "explained_variance": float(1 - vmse / var) if var > 0 else 0.0,
+        row = {"epoch": ep + 1, **_held_out(policy, t, val),
                "cpu_seconds": time.process_time() - t0}
         history.append(row)
         log(f"[pretrain] epoch {ep + 1}/{epochs}: held-out accuracy {row['accuracy']:.3f}, "
             f"nll {row['nll']:.3f}, value explained variance {row['explained_variance']:.2f}"
             f" ({row['cpu_seconds']:.0f} CPU-s)")
     return history
+
+
+def _held_out(policy: Any, t: dict[str, Any], val: np.ndarray) -> dict[str, float]:
+    """The clone on the held-out decisions: the teacher's move's negative log-likelihood, how
+    often the argmax is the teacher's, and the critic's error on the returns."""
+    import torch as th
+
+    policy.eval()
+    with th.no_grad():
+        idx = th.as_tensor(val)
+        dist = policy.get_distribution(t["obs"][idx], action_masks=t["mask"][idx].numpy())
+        v = policy.predict_values(t["obs"][idx]).flatten()
+        logp = dist.log_prob(t["action"][idx])
+        acc = (dist.get_actions(deterministic=True) == t["action"][idx]).float().mean()
+        vmse = th.nn.functional.mse_loss(v, t["ret"][idx])
+        var = t["ret"][idx].var()
+    return {"nll": float(-logp.mean()), "accuracy": float(acc), "value_mse": float(vmse),
+            "explained_variance": float(1 - vmse / var) if var > 0 else 0.0}
 
 
 def _smoothed_loss(policy: Any, obs: Any, action: Any, mask: Any, eps: float) -> tuple[Any, Any]:

@@ -174,9 +174,35 @@ def _apply_flags(cfg: dict[str, Any], args: argparse.Namespace) -> None:
         _set(cfg, s)
 
 
+def _check_prior_and_delegate(cfg: dict[str, Any]) -> None:
+    """The part of :func:`_check_config` about ``policy.prior``, ``pretrain.label_smoothing``
+    and ``delegate``."""
+    prior = cfg["policy"]["prior"]
+    if prior is not None:
+        from rummy_env.bots import BOTS
+
+        if prior not in BOTS:
+            raise SystemExit(f"policy.prior {prior!r} is not a bot name; allowed: "
+                             f"{', '.join(BOTS)} (or null)")
+        if not cfg["features"].get("enabled"):
+            raise SystemExit("policy.prior needs features.enabled: true (the prior's choice is "
+                             "an entry of the SolverFeatures observation)")
+    eps = cfg["pretrain"].get("label_smoothing")
+    if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not 0.0 <= eps < 1.0:
+        raise SystemExit(f"pretrain.label_smoothing must be a number in [0, 1), got {eps!r}")
+    d = cfg["delegate"]
+    if d is not None:
+        if (not isinstance(d, dict) or set(d) != {"bot", "kinds"}
+                or not isinstance(d["kinds"], list) or not d["kinds"]):
+            raise SystemExit(f"delegate must be {{bot: NAME, kinds: [KIND, ...]}}, got {d!r}")
+        if cfg["opponents"] == "selfplay":
+            raise SystemExit("delegate works with SingleSeatEnv opponents, not selfplay")
+
+
 def _check_config(cfg: dict[str, Any]) -> None:
     """SystemExit naming the first key or value the script cannot run with: unknown keys, an
-    algorithm, activation or prior bot it does not know, a malformed delegate, opponents that
+    algorithm, activation or prior bot it does not know, a label smoothing outside [0, 1), a
+    malformed delegate, opponents that
     :class:`~training.opponents.Schedule` refuses."""
     for section in ("features", "pretrain", "eval", "policy"):
         unknown = set(cfg[section]) - set(DEFAULTS[section])
@@ -190,23 +216,7 @@ def _check_config(cfg: dict[str, Any]) -> None:
         raise SystemExit(f"algorithm {cfg['algorithm']!r} is not supported; allowed: MaskablePPO")
     if cfg["policy"]["activation"] not in ("tanh", "relu"):
         raise SystemExit(f"policy.activation {cfg['policy']['activation']!r}: tanh or relu")
-    prior = cfg["policy"]["prior"]
-    if prior is not None:
-        from rummy_env.bots import BOTS
-
-        if prior not in BOTS:
-            raise SystemExit(f"policy.prior {prior!r} is not a bot name; allowed: "
-                             f"{', '.join(BOTS)} (or null)")
-        if not cfg["features"].get("enabled"):
-            raise SystemExit("policy.prior needs features.enabled: true (the prior's choice is "
-                             "an entry of the SolverFeatures observation)")
-    d = cfg["delegate"]
-    if d is not None:
-        if (not isinstance(d, dict) or set(d) != {"bot", "kinds"}
-                or not isinstance(d["kinds"], list) or not d["kinds"]):
-            raise SystemExit(f"delegate must be {{bot: NAME, kinds: [KIND, ...]}}, got {d!r}")
-        if cfg["opponents"] == "selfplay":
-            raise SystemExit("delegate works with SingleSeatEnv opponents, not selfplay")
+    _check_prior_and_delegate(cfg)
     try:
         Schedule(cfg["opponents"])
     except ValueError as e:
