@@ -329,6 +329,7 @@ def test_label_smoothing_spreads_the_clone_over_the_legal_moves():
     others = legal.copy()
     others[np.arange(len(act)), data["action"]] = False
     several = others.any(axis=1)
+
     def floor(p):  # the least probability of a legal non-teacher move, averaged
         return float(np.mean([p[i, others[i]].numpy().min() for i in np.flatnonzero(several)]))
 

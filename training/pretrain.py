@@ -197,8 +197,8 @@ def _held_out(policy: Any, t: dict[str, Any], val: np.ndarray) -> dict[str, floa
 
 def _smoothed_loss(policy: Any, obs: Any, action: Any, mask: Any, eps: float) -> tuple[Any, Any]:
     """Cross-entropy of the masked policy against ``(1 - eps)`` on ``action`` plus ``eps``
-    uniform over the legal actions, and the critic's values (the actor's and the critic's
-    networks are separate, so the two calls share no work)."""
+    uniform over the legal actions, and the critic's values (two calls, as the actor's and the
+    critic's networks are separate; only the features extractor runs twice)."""
     import torch as th
 
     dist = policy.get_distribution(obs, action_masks=mask.numpy())

@@ -174,9 +174,9 @@ def _apply_flags(cfg: dict[str, Any], args: argparse.Namespace) -> None:
         _set(cfg, s)
 
 
-def _check_prior_and_delegate(cfg: dict[str, Any]) -> None:
-    """The part of :func:`_check_config` about ``policy.prior``, ``pretrain.label_smoothing``
-    and ``delegate``."""
+def _check_values(cfg: dict[str, Any]) -> None:
+    """The values :func:`_check_config` checks beyond the keys: ``policy.prior``,
+    ``pretrain.label_smoothing`` and ``delegate``."""
     prior = cfg["policy"]["prior"]
     if prior is not None:
         from rummy_env.bots import BOTS
@@ -202,8 +202,7 @@ def _check_prior_and_delegate(cfg: dict[str, Any]) -> None:
 def _check_config(cfg: dict[str, Any]) -> None:
     """SystemExit naming the first key or value the script cannot run with: unknown keys, an
     algorithm, activation or prior bot it does not know, a label smoothing outside [0, 1), a
-    malformed delegate, opponents that
-    :class:`~training.opponents.Schedule` refuses."""
+    malformed delegate, opponents that :class:`~training.opponents.Schedule` refuses."""
     for section in ("features", "pretrain", "eval", "policy"):
         unknown = set(cfg[section]) - set(DEFAULTS[section])
         if unknown:
@@ -216,7 +215,7 @@ def _check_config(cfg: dict[str, Any]) -> None:
         raise SystemExit(f"algorithm {cfg['algorithm']!r} is not supported; allowed: MaskablePPO")
     if cfg["policy"]["activation"] not in ("tanh", "relu"):
         raise SystemExit(f"policy.activation {cfg['policy']['activation']!r}: tanh or relu")
-    _check_prior_and_delegate(cfg)
+    _check_values(cfg)
     try:
         Schedule(cfg["opponents"])
     except ValueError as e:
@@ -467,7 +466,7 @@ class _Run:
             self.model.policy, data, epochs=int(pre["epochs"]),
             batch_size=int(pre["batch_size"]), lr=float(pre["lr"]), value=bool(pre["value"]),
             actor=bool(pre["actor"]), seed=cfg["seed"],
-            label_smoothing=float(pre.get("label_smoothing") or 0.0))
+            label_smoothing=float(pre["label_smoothing"]))
         cpu["clone"] = time.process_time() - c0
         report["decisions"] = int(len(data["action"]))
         data = self._dagger(envs, data, report)
@@ -499,7 +498,7 @@ class _Run:
             epochs = clone(policy, data, epochs=int(pre["dagger_epochs"]),
                            batch_size=int(pre["batch_size"]), lr=float(pre["lr"]) / 2,
                            value=bool(pre["value"]), actor=bool(pre["actor"]),
-                           label_smoothing=float(pre.get("label_smoothing") or 0.0),
+                           label_smoothing=float(pre["label_smoothing"]),
                            seed=cfg["seed"] + r + 1)
             cpu["clone"] += time.process_time() - c0
             rounds.append({"round": r + 1, "decisions": int(len(new["action"])),
