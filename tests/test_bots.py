@@ -372,3 +372,80 @@ def test_evaluate_cli_runs_and_writes_json(tmp_path):
     assert "0:greedy" in p.stdout and "3:random" in p.stdout and "truncation" in p.stdout
     data = json.loads(out.read_text())
     assert data["deals"] == 8 and len(data["results"]) == 4
+
+
+# ------------------------------------------------------------------ options and the endgame
+
+def test_make_bot_parses_options_and_names_bad_ones():
+    """A bot spec ``name(key=value, ...)`` passes the options to the bot's class; a key the bot
+    does not take, a malformed pair or a repeated key is refused with the reason."""
+    bot = make_bot("greedy(endgame_turn=150, endgame_whole_hand=true)", 3)
+    assert isinstance(bot, GreedyBot) and bot.seed == 3
+    assert bot.options == {"endgame_turn": 150, "endgame_whole_hand": True}
+    assert make_bot("search(worlds=4)").worlds == 4
+    for spec, reason in [("greedy(foo=1)", "greedy has no option 'foo'"),
+                         ("random(x=1)", "bot 'random' has no option 'x'; its options: none"),
+                         ("greedy(endgame_turn)", "is not key=value"),
+                         ("greedy(endgame_turn=1, endgame_turn=2)", "given twice"),
+                         ("greedy(endgame_turn=-1)", "endgame_turn must be an int >= 0"),
+                         ("greedy(endgame_whole_hand=1)", "endgame_whole_hand must be true or"),
+                         ("clever(x=1)", "unknown bot")]:
+        with pytest.raises(ValueError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+            make_bot(spec)
+
+
+def test_greedy_option_of_another_family_is_refused_at_its_table():
+    """``pack_points`` is an Indian Rummy greedy option: at a contract table it names the
+    family and the options there."""
+    env = setup({"deal": 1, "to_move": 0, "phase": "play",
+                 "hands": hands(["KD", "KS", "9C", "4H"])})
+    with pytest.raises(ValueError, match="do not apply to the 'contract' family"):
+        make_bot("greedy(pack_points=20)").act(seat_view(env, env.agent_selection))
+
+
+def endgame_choice(scenario: dict, spec: str, variant: str = "contract_rummy") -> str:
+    env = setup(scenario, variant=variant)
+    view = seat_view(env, env.agent_selection)
+    a = make_bot(spec).act(view)
+    assert a in view.legal_actions
+    return env.action_to_string(a)
+
+
+@pytest.mark.parametrize("number,spec,expected", [
+    (99, "greedy(endgame_turn=100)", "discard 9C"),   # before turn 100: the usual choice
+    (100, "greedy(endgame_turn=100)", "discard JK"),  # from turn 100: the highest points
+    (100, "greedy", "discard 9C"),                    # the baseline never plays the endgame
+])
+def test_cr11_endgame_discards_the_highest_points_from_its_turn(number, spec, expected):
+    """CR-11/CR-12: a deal cut off scores the hands as they stand; from ``endgame_turn`` on the
+    bot sheds its highest card, here the joker (15) before the pair of kings it kept."""
+    sc = {"deal": 1, "to_move": 0, "phase": "play", "turn": {"number": number},
+          "hands": hands(["KD", "KS", "9C", "JK", "4H", "4D", "2S", "3H", "5C", "6S", "8D"])}
+    assert endgame_choice(sc, spec) == expected
+
+
+@pytest.mark.parametrize("top,spec,expected", [
+    ("2C", "greedy(endgame_turn=100)", "take discard"),  # 2 points, under the hand's 10
+    ("QC", "greedy(endgame_turn=100)", "draw stock"),    # no lower than the hand's highest
+    ("2C", "greedy", "draw stock"),                      # the baseline: 2C advances nothing
+])
+def test_cr11_endgame_takes_a_discard_lower_than_its_highest_card(top, expected, spec):
+    sc = {"deal": 1, "to_move": 0, "turn": {"number": 120},
+          "hands": hands(["KD", "9S", "7H", "5D"]), "discard": ["3S", top]}
+    assert endgame_choice(sc, spec) == expected
+
+
+def test_tp2_endgame_whole_hand_only_where_the_hand_cannot_meld():
+    """TP-2: deal 8 (three runs of 4, the whole hand) needs 12 cards and the hand holds 11 after
+    drawing, so ``endgame_whole_hand`` sheds the highest card from the first turn; in Contract
+    Rummy's deal 7 (13 cards after drawing) the contract fits the hand: the bot plays as usual."""
+    hand = ["5H", "6H", "7H", "2C", "3D", "9S", "9C", "JD", "QS", "KH", "AC"]
+    sc = {"deal": 8, "to_move": 0, "phase": "play", "turn": {"number": 2},
+          "hands": hands(hand)}
+    assert endgame_choice(sc, "greedy(endgame_whole_hand=true)",
+                          "shanghai_tahelia_powe") == "discard AC"
+    assert endgame_choice(sc, "greedy", "shanghai_tahelia_powe") != "discard AC"
+    sc7 = {"deal": 7, "to_move": 0, "phase": "play", "turn": {"number": 2},
+           "hands": hands(hand + ["8H", "4C"])}
+    assert (endgame_choice(sc7, "greedy(endgame_whole_hand=true)")
+            == endgame_choice(sc7, "greedy"))

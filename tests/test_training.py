@@ -353,3 +353,24 @@ def test_bad_schedules_and_flags_are_refused():
         resolve_config(["--set", "pretrain.label_smoothing=1.5"])
     with pytest.raises(SystemExit, match="unknown eval keys"):
         resolve_config(["--set", "eval.bogus=1"])
+    with pytest.raises(SystemExit, match="pretrain.teacher: greedy has no option 'bogus'"):
+        resolve_config(["--pretrain", "greedy(bogus=1):100"])
+    with pytest.raises(SystemExit, match="policy.prior: endgame_turn must be an int >= 0"):
+        resolve_config(["--set", "policy.prior=greedy(endgame_turn=-5)"])
+
+
+def test_teacher_and_prior_with_bot_options_reach_the_checkpoint(tmp_path):
+    """A teacher and a prior given as a bot spec with options are cloned and exported as
+    that spec, and the checkpoint's PolicyBot rebuilds the prior bot with them."""
+    from rummy_env.bots import make_bot, play_episode
+    from training.train import train
+
+    spec = "greedy(gin_hold=3, gin_stock=10)"
+    cfg = _gin_cfg(tmp_path, "--pretrain", f"{spec}:200", "--set", f"policy.prior={spec}",
+                   "--timesteps", "128", "--set", "eval.every=0")
+    assert cfg["pretrain"]["teacher"] == spec
+    train(cfg)
+    bot = make_bot(str(tmp_path / "final.npz"))
+    assert bot.meta["prior"]["bot"] == spec
+    assert bot.prior_bot._bots == {} and bot.prior_bot.options == {"gin_hold": 3, "gin_stock": 10}
+    play_episode(rummy_env.make("gin_rummy"), [bot, make_bot("greedy")], seed=0)

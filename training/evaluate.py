@@ -53,7 +53,7 @@ import numpy as np
 
 import rummy_env
 from rummy_env.bots import BOTS, GREEDY_BY_FAMILY, Bot, make_bot, seat_view
-from rummy_env.bots.policy import PolicyBot
+from rummy_env.bots.policy import PolicyBot, parse_bot_spec
 from rummy_env.contract.state import ContractState
 
 Z95 = 1.96
@@ -69,9 +69,11 @@ def _ci(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def load_seat(spec: str, seed: int | None = None, cache: dict[str, Any] | None = None) -> Bot:
-    """The bot of one seat spec: a bot name (``random``, ``greedy``) or a policy file (``.npz``
-    or an sb3-contrib ``.zip``, played by :class:`rummy_env.bots.policy.PolicyBot`)."""
-    if spec in BOTS:
+    """The bot of one seat spec: a bot name (``random``, ``greedy``, ``search``), with options
+    (``greedy(endgame_turn=150)``, :func:`rummy_env.bots.policy.parse_bot_spec`), or a policy
+    file (``.npz`` or an sb3-contrib ``.zip``, played by
+    :class:`rummy_env.bots.policy.PolicyBot`)."""
+    if parse_bot_spec(spec)[0] in BOTS:
         return make_bot(spec, seed)
     path = pathlib.Path(spec)
     if not path.is_file():
@@ -166,7 +168,8 @@ def _evaluation_env(variant: str, opts: dict[str, Any], seats: Sequence[str],
 
         # Only the final position's hash: a hash per move would double the evaluation's cost.
         env = RecordGame(env, digests=False)
-    if "greedy" in seats and env.family not in GREEDY_BY_FAMILY:
+    if (any(parse_bot_spec(s)[0] == "greedy" for s in seats)
+            and env.family not in GREEDY_BY_FAMILY):
         raise ValueError(f"no greedy bot for {variant!r} (its {env.family!r} family); families "
                          f"with one: {', '.join(GREEDY_BY_FAMILY)}")
     return env

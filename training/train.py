@@ -176,17 +176,22 @@ def _apply_flags(cfg: dict[str, Any], args: argparse.Namespace) -> None:
 
 def _check_values(cfg: dict[str, Any]) -> None:
     """The values :func:`_check_config` checks beyond the keys: ``policy.prior``,
-    ``pretrain.label_smoothing`` and ``delegate``."""
+    ``pretrain.teacher``, ``pretrain.label_smoothing`` and ``delegate``."""
     prior = cfg["policy"]["prior"]
     if prior is not None:
         from rummy_env.bots import BOTS
+        from rummy_env.bots.policy import parse_bot_spec
 
-        if prior not in BOTS:
+        if not isinstance(prior, str) or parse_bot_spec(prior)[0] not in BOTS:
             raise SystemExit(f"policy.prior {prior!r} is not a bot name; allowed: "
-                             f"{', '.join(BOTS)} (or null)")
+                             f"{', '.join(BOTS)}, with options as in 'greedy(endgame_turn=150)' "
+                             "(or null)")
+        _check_bot("policy.prior", prior)
         if not cfg["features"].get("enabled"):
             raise SystemExit("policy.prior needs features.enabled: true (the prior's choice is "
                              "an entry of the SolverFeatures observation)")
+    if cfg["pretrain"].get("teacher"):
+        _check_bot("pretrain.teacher", cfg["pretrain"]["teacher"])
     eps = cfg["pretrain"].get("label_smoothing")
     if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not 0.0 <= eps < 1.0:
         raise SystemExit(f"pretrain.label_smoothing must be a number in [0, 1), got {eps!r}")
@@ -197,6 +202,16 @@ def _check_values(cfg: dict[str, Any]) -> None:
             raise SystemExit(f"delegate must be {{bot: NAME, kinds: [KIND, ...]}}, got {d!r}")
         if cfg["opponents"] == "selfplay":
             raise SystemExit("delegate works with SingleSeatEnv opponents, not selfplay")
+
+
+def _check_bot(where: str, spec: Any) -> None:
+    """SystemExit when ``make_bot`` refuses the bot spec (a bad name, option or file)."""
+    from rummy_env.bots import make_bot
+
+    try:
+        make_bot(spec)
+    except ValueError as e:
+        raise SystemExit(f"{where}: {e}")
 
 
 def _check_config(cfg: dict[str, Any]) -> None:

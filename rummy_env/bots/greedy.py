@@ -135,15 +135,34 @@ class ContractGreedyBot:
       table and one at random to the discarder), and announce a discard whenever it fits a
       table meld, so that no one can call it and hand the bot an extra card.
 
+    * **Endgame** (off by default; the baseline never plays it). A deal that stalls ends at the
+      env's turn cap (``max_turns``) with every hand scored as it stands (CR-11), and greedy
+      plays on for a meld that may never come. With ``endgame_turn=T`` the bot, from turn ``T``
+      of the deal (every player's turns counted, as the observation's ``turn`` piece does),
+      plays for the points left in its hand: it discards its highest-points card (a joker
+      counts as 15, ties by card id), and takes the top discard whenever it is worth fewer
+      points than its highest card; melds, lay-offs, claims, digs and calls stay as above.
+      With ``endgame_whole_hand=True`` it does so from the start of a whole-hand deal (CR-13)
+      whose contract needs more cards than its hand holds after drawing: greedy never claims
+      in such a deal, so it can never meld there (Tahelia Powe's deal 8, TP-2).
+
     ``seed`` is accepted for the :class:`~rummy_env.bots.base.Bot` protocol; decisions are
     deterministic.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, max_claims: int = 3) -> None:
+    def __init__(self, seed: int | None = None, max_claims: int = 3,
+                 endgame_turn: int | None = None, endgame_whole_hand: bool = False) -> None:
+        if endgame_turn is not None and (not isinstance(endgame_turn, int)
+                                         or isinstance(endgame_turn, bool) or endgame_turn < 0):
+            raise ValueError(f"endgame_turn must be an int >= 0 or None, got {endgame_turn!r}")
+        if not isinstance(endgame_whole_hand, bool):
+            raise ValueError(f"endgame_whole_hand must be true or false, got {endgame_whole_hand!r}")
         self.seed = seed
         self.max_claims = max_claims
+        self.endgame_turn = endgame_turn
+        self.endgame_whole_hand = endgame_whole_hand
 
     def reset(self, seed: int | None = None) -> None:
         pass
@@ -180,7 +199,13 @@ class ContractGreedyBot:
                 key = "pass" if key == "claim" else "claim"
             return by_kind[key][0][0]
 
+        endgame = self._endgame(view, hand, melded, contract)
         if any(k in by_kind for k in ("draw_stock", "take_discard", "dig")):
+            if endgame and "take_discard" in by_kind:
+                top = self._top(view)
+                held = [CARD_POINTS[t] for t, n in enumerate(hand) if n]
+                if top is not None and held and CARD_POINTS[top] < max(held):
+                    return by_kind["take_discard"][0][0]
             return self._draw(view, by_kind, hand, melded, table, want_sets, want_runs)
 
         if "meld" in by_kind:
@@ -188,8 +213,11 @@ class ContractGreedyBot:
         if "lay_off" in by_kind or "swap" in by_kind:
             return self._best_layoff(view, by_kind, hand, table)
         if "discard" in by_kind:
-            choice = self._best_discard(by_kind["discard"], hand, melded, table,
-                                        want_sets, want_runs)
+            if endgame:  # the highest-points card; ties by id
+                choice = min(by_kind["discard"], key=lambda x: (-CARD_POINTS[x[1].card], x[0]))[0]
+            else:
+                choice = self._best_discard(by_kind["discard"], hand, melded, table,
+                                            want_sets, want_runs)
             # SH-6a: announce a discard that fits a meld, so nobody can call it and hand the
             # bot an extra card.
             card_t = decode(choice).card
@@ -200,6 +228,17 @@ class ContractGreedyBot:
         return int(view.legal_actions[0])
 
     # ------------------------------------------------------------------ evaluation
+    def _endgame(self, view: SeatView, hand: Sequence[int], melded: bool,
+                 contract: np.ndarray) -> bool:
+        """Does the endgame rule (see the class docstring) hold for this decision?"""
+        if self.endgame_turn is not None and view.piece("turn")[3] * 100 >= self.endgame_turn - 0.5:
+            return True
+        if not self.endgame_whole_hand or melded or contract[4] == 0:
+            return False
+        # cards the contract needs: sets x smallest set + runs x smallest run (stored / 10)
+        need = round(10 * (contract[0] * contract[2] + contract[1] * contract[3]))
+        return need > sum(hand) + (1 if view.piece("phase")[0] > 0 else 0)
+
     @staticmethod
     def _top(view: SeatView) -> int | None:
         top = np.flatnonzero(view.piece("discard_top"))

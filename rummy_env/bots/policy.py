@@ -29,8 +29,10 @@ accepted (it is converted in memory; that needs ``sb3_contrib`` installed).
 
 from __future__ import annotations
 
+import inspect
 import json
 import pathlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -261,23 +263,69 @@ def load_policy(path: str | pathlib.Path) -> dict[str, Any]:
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec's name and options: ``"greedy"`` is ``("greedy", {})``,
+    ``"greedy(endgame_turn=150, endgame_whole_hand=true)"`` is ``("greedy", {"endgame_turn": 150,
+    "endgame_whole_hand": True})``. A value reads as an int, a float, ``true``/``false``,
+    ``none``/``null``, or else a string. ValueError for a malformed spec."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec is a string, got {spec!r}")
+    m = re.fullmatch(r"\s*([A-Za-z_][\w]*)\s*\((.*)\)\s*", spec, flags=re.S)
+    if m is None:
+        return spec, {}
+    options: dict[str, Any] = {}
+    for part in filter(None, (x.strip() for x in m.group(2).split(","))):
+        key, eq, text = (x.strip() for x in part.partition("="))
+        if not eq or not key.isidentifier() or not text:
+            raise ValueError(f"bot spec {spec!r}: {part!r} is not key=value")
+        if key in options:
+            raise ValueError(f"bot spec {spec!r}: option {key!r} given twice")
+        options[key] = _spec_value(text)
+    return m.group(1), options
+
+
+def _spec_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``"random"`` or ``"greedy"``) or by the path of a trained policy
+    """A bot by name (``"random"``, ``"greedy"``, ``"search"``), by a name with options
+    (``"greedy(endgame_turn=150)"``, ``"search(worlds=16)"``: :func:`parse_bot_spec`, the
+    options being the bot class's keyword arguments) or by the path of a trained policy
     (``"checkpoints/gin_rummy.npz"``, or an sb3-contrib ``.zip``: a
     :class:`~rummy_env.bots.policy.PolicyBot`), seeded; ValueError naming the allowed names
-    otherwise."""
-    cls = BOTS.get(name) if isinstance(name, str) else None
+    or options otherwise."""
+    base, options = parse_bot_spec(name) if isinstance(name, str) else (name, {})
+    cls = BOTS.get(base) if isinstance(base, str) else None
     if cls is not None:
-        return cls(seed)
+        if hasattr(cls, "option_names"):  # GreedyBot checks its families' options itself
+            return cls(seed, **options)
+        allowed = [k for k in inspect.signature(cls.__init__).parameters
+                   if k not in ("self", "seed")]
+        bad = sorted(set(options) - set(allowed))
+        if bad:
+            raise ValueError(f"bot {base!r} has no option {', '.join(map(repr, bad))}; its "
+                             f"options: {', '.join(allowed) or 'none'}")
+        return cls(seed, **options)
     if isinstance(name, str) and name.endswith((".npz", ".zip")):
         import os
 
         if os.path.isfile(name):
             return PolicyBot(name, seed=seed)
         raise ValueError(f"bot {name!r} looks like a policy file, but there is no such file")
-    raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(BOTS)}, or the path of a "
-                     "policy file (.npz, .zip)")
+    raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(BOTS)} (with options, e.g. "
+                     "'greedy(endgame_turn=150)'), or the path of a policy file (.npz, .zip)")
 
 
 __all__ = ["FLOAT16_ABOVE", "FORMAT", "PolicyBot", "export_policy", "load_policy", "policy_arrays",
-           "save_policy", "BOTS", "make_bot"]
+           "save_policy", "BOTS", "make_bot", "parse_bot_spec"]
