@@ -106,3 +106,35 @@ def test_large_policies_are_stored_in_float16_and_play_the_same_as_float32(tmp_p
                                rtol=0.02, atol=0.05)
     with pytest.raises(ValueError, match="float32 or float16"):
         save_policy(data, tmp_path / "c.npz", dtype="int8")
+
+
+def test_paired_by_cap_splits_the_difference_by_deals_cut_off():
+    """A 40-turn cap cuts some Shanghai deals off: the capped and finished parts partition the
+    deal groups, a group is capped when any of its rotations hit the cap, and the two parts'
+    contributions add up to the overall difference."""
+    from training.evaluate import format_table
+
+    res = evaluate("shanghai_deb_kolsov", ["greedy(endgame_turn=20)", "greedy", "greedy"], 24, 3,
+                   duplicate=True, env_options={"max_turns": 40})
+    by = res["paired_by_cap"]
+    assert res["truncated"] > 0 and by["capped"] is not None and by["finished"] is not None
+    assert by["capped"]["groups"] + by["finished"]["groups"] == res["paired"]["groups"] == 8
+    assert by["capped"]["groups"] * 3 >= res["truncated"]
+    assert (by["capped"]["contribution"] + by["finished"]["contribution"]
+            == pytest.approx(res["paired"]["penalty_diff"]))
+    assert "groups capped by max_turns" in format_table(res)
+    none = evaluate("gin_rummy", ["greedy", "random"], 4, 0, duplicate=True)
+    assert none["truncated"] == 0 and none["paired_by_cap"]["capped"] is None
+    assert none["paired_by_cap"]["finished"]["contribution"] == pytest.approx(
+        none["paired"]["penalty_diff"])
+
+
+def test_cli_seats_keep_the_commas_of_a_specs_options(tmp_path):
+    out = tmp_path / "r.json"
+    main(["--variant", "contract_rummy", "--seats",
+          "greedy(endgame_turn=50, endgame_whole_hand=true),random,random", "--deals", "3",
+          "--json", str(out)])
+    import json
+
+    seats = json.loads(out.read_text())["seats"]
+    assert seats == ["greedy(endgame_turn=50, endgame_whole_hand=true)", "random", "random"]

@@ -21,7 +21,9 @@ deals every deal once per rotation of the players through the seats (``--deals``
 to a multiple of the player count), so every player holds every hand. The comparison that
 says whether player 0 beats the others is paired by deal: per group of rotations, player 0's
 mean points minus the others' mean, with a normal 95% interval over the groups
-(:func:`paired`); it is printed last.
+(:func:`paired`); it is printed last, then split (``paired_by_cap``) into the deal groups that
+``max_turns`` cut off and the rest, each with its share of the difference: a margin won in deals
+that stall at the cap reads differently from one won where someone goes out.
 
 Per listed player (named by position, e.g. ``0:greedy``) it reports the mean penalty points per
 deal (CR-12: the cards left in hand when the deal ends) with a 95% confidence interval (normal
@@ -44,6 +46,7 @@ import argparse
 import json
 import math
 import pathlib
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -112,7 +115,8 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     "truncated", "seconds", "results": [{"player", "label", "seat", "mean_penalty",
     "penalty_ci", "win_rate", "win_ci", "mean_reward", "reward_ci"}, ...], "paired": {...}}``,
     one result per listed player; ``paired`` compares player 0 with the others (see
-    :func:`paired`).
+    :func:`paired`), and ``paired_by_cap`` splits that comparison by the groups ``max_turns``
+    cut off (:func:`_paired_by_cap`).
     """
     seats, P = _checked_seats(seats, players, deals)
     opts: dict[str, Any] = {"num_players": P, "episode": "deal", "deal": "random",
@@ -126,15 +130,16 @@ def evaluate(variant: str, seats: Sequence[str], deals: int, seed: int,
     env = _evaluation_env(variant, opts, seats, record_dir)
     n = -(-deals // P) * P if duplicate else deals
     t0 = time.perf_counter()
-    penalty, reward, win, group, truncated = _play_deals(env, bots, seats, n, duplicate, seed,
-                                                         record_dir)
+    penalty, reward, win, group, capped = _play_deals(env, bots, seats, n, duplicate, seed,
+                                                      record_dir)
     seconds = time.perf_counter() - t0
     return {
         "variant": variant, "players": P, "deals": n, "seed": seed, "seats": seats,
         "env_options": {k: v for k, v in opts.items()}, "duplicate": bool(duplicate),
-        "truncated": int(truncated), "seconds": seconds,
+        "truncated": int(capped.sum()), "seconds": seconds,
         "results": _player_results(seats, penalty, win, reward),
         "paired": paired(penalty, win, group),
+        "paired_by_cap": _paired_by_cap(penalty, win, group, capped),
         **({"records": str(record_dir)} if record_dir is not None else {}),
     }
 
@@ -177,16 +182,16 @@ def _evaluation_env(variant: str, opts: dict[str, Any], seats: Sequence[str],
 
 def _play_deals(env: Any, bots: Sequence[Bot], seats: Sequence[str], n: int, duplicate: bool,
                 seed: int, record_dir: str | pathlib.Path | None,
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play the ``n`` deals, the players rotated through the seats: per deal and listed
     player the penalty, the reward and the share of the win; each deal's group (a deal and
-    its rotations, under ``duplicate``) and the number of deals ``max_turns`` cut off."""
+    its rotations, under ``duplicate``) and whether ``max_turns`` cut it off."""
     P = len(seats)
     penalty = np.zeros((n, P))
     reward = np.zeros((n, P))
     win = np.zeros((n, P))
     group = np.zeros(n, dtype=np.int64)
-    truncated = 0
+    capped = np.zeros(n, dtype=bool)
     for k in range(n):
         g, r = (k // P, k % P) if duplicate else (k, k)
         deal_seed = seed * 1_000_003 + g
@@ -206,8 +211,8 @@ def _play_deals(env: Any, bots: Sequence[Bot], seats: Sequence[str], n: int, dup
             penalty[k, j] = pen[j]
             reward[k, j] = tot[j]
             win[k, j] = 1.0 / len(winners) if j in winners else 0.0
-        truncated += was_truncated
-    return penalty, reward, win, group, truncated
+        capped[k] = was_truncated
+    return penalty, reward, win, group, capped
 
 
 def _player_results(seats: Sequence[str], penalty: np.ndarray, win: np.ndarray,
@@ -283,6 +288,27 @@ def paired(penalty: np.ndarray, win: np.ndarray, group: np.ndarray) -> dict[str,
                       "normal 95% interval over groups"}
 
 
+def _paired_by_cap(penalty: np.ndarray, win: np.ndarray, group: np.ndarray,
+                   capped: np.ndarray) -> dict[str, Any]:
+    """:func:`paired` over the deal groups that ``max_turns`` cut off (any deal of the group)
+    and over the rest, with each part's share of the overall difference (``contribution``:
+    the part's summed group differences over all groups; the two add up to
+    ``penalty_diff``). A part with no group is ``None``; one with one group has no interval."""
+    hit = {int(g) for g in np.unique(group[capped])}
+    ids = np.unique(group)
+    out: dict[str, Any] = {}
+    for name, keep in (("capped", [g for g in ids if g in hit]),
+                       ("finished", [g for g in ids if g not in hit])):
+        if not keep:
+            out[name] = None
+            continue
+        rows = np.isin(group, keep)
+        part = paired(penalty[rows], win[rows], group[rows])
+        part["contribution"] = part["penalty_diff"] * len(keep) / len(ids)
+        out[name] = part
+    return out
+
+
 def _short(spec: str) -> str:
     return spec if spec in BOTS else pathlib.Path(spec).name
 
@@ -311,6 +337,13 @@ def format_table(res: dict[str, Any]) -> str:
                      f"groups): {pr['penalty_diff']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per deal"
                      f"; win rate {pr['win_diff']:+.3f}"
                      + ("  (better with 95% confidence)" if pr["beats"] else ""))
+        for name, part in (res.get("paired_by_cap") or {}).items():
+            if part is not None and part["groups"] > 1:
+                lo, hi = part["penalty_diff_ci"]
+                lines.append(f"  in the {part['groups']} groups {name} "
+                             f"{'by max_turns' if name == 'capped' else 'before it'}: "
+                             f"{part['penalty_diff']:+.2f} [{lo:+.2f}, {hi:+.2f}], "
+                             f"{part['contribution']:+.2f} of the difference per deal")
     return "\n".join(lines)
 
 
@@ -352,7 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             seats = [args.agent] + [args.vs] * (int(players) - 1)
             duplicate = True
         elif args.seats:
-            seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+            # commas inside a spec's brackets belong to its options: greedy(a=1, b=2),random
+            seats = [s.strip() for s in re.split(r",(?![^()]*\))", args.seats) if s.strip()]
         else:
             raise ValueError("give --seats, or --agent (and --vs)")
         if variant is None:
