@@ -46,10 +46,10 @@ class GreedyBot:
         for k in options:
             if k not in known:
                 raise ValueError(f"greedy has no option {k!r}; options by family: "
-                                 + "; ".join(f"{f}: {', '.join(_options(c)) or '-'}"
+                                 + "; ".join(f"{f}: {', '.join(bot_options(c)) or '-'}"
                                              for f, c in GREEDY_BY_FAMILY.items()))
         for cls in GREEDY_BY_FAMILY.values():  # a bad value fails now, not at a later table
-            mine = {k: v for k, v in options.items() if k in _options(cls)}
+            mine = {k: v for k, v in options.items() if k in bot_options(cls)}
             if mine:
                 cls(seed, **mine)
         self.seed = seed
@@ -59,7 +59,7 @@ class GreedyBot:
     @staticmethod
     def option_names() -> set[str]:
         """Every option some family's greedy bot takes."""
-        return {k for cls in GREEDY_BY_FAMILY.values() for k in _options(cls)}
+        return {k for cls in GREEDY_BY_FAMILY.values() for k in bot_options(cls)}
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -74,20 +74,20 @@ class GreedyBot:
             if cls is None:
                 raise ValueError(f"no greedy bot for the {view.family!r} family; families with "
                                  f"one: {', '.join(GREEDY_BY_FAMILY)}")
-            extra = sorted(set(self.options) - set(_options(cls)))
+            extra = sorted(set(self.options) - set(bot_options(cls)))
             if extra:
                 raise ValueError(f"greedy option(s) {', '.join(extra)} do not apply to the "
                                  f"{view.family!r} family (its options: "
-                                 f"{', '.join(_options(cls)) or 'none'})")
+                                 f"{', '.join(bot_options(cls)) or 'none'})")
             bot = self._bots[view.family] = cls(self.seed, **self.options)
         return bot.act(view)
 
 
-def _options(cls: Any) -> list[str]:
+def bot_options(cls: Any) -> list[str]:
     """The keyword options of a bot class: its constructor's parameters but ``seed``."""
     params = inspect.signature(cls.__init__).parameters
     return [k for k, p in params.items() if k not in ("self", "seed")
             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
-__all__ = ["GREEDY_BY_FAMILY", "GreedyBot"]
+__all__ = ["GREEDY_BY_FAMILY", "GreedyBot", "bot_options"]

@@ -29,7 +29,6 @@ accepted (it is converted in memory; that needs ``sb3_contrib`` installed).
 
 from __future__ import annotations
 
-import inspect
 import json
 import pathlib
 import re
@@ -39,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from rummy_env.bots.base import Bot, RandomBot, SeatView, only_kinds
-from rummy_env.bots.family import GreedyBot
+from rummy_env.bots.family import GreedyBot, bot_options
 from rummy_env.bots.search import SearchBot
 
 FORMAT = "rummy_env.policy/1"
@@ -310,8 +309,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if cls is not None:
         if hasattr(cls, "option_names"):  # GreedyBot checks its families' options itself
             return cls(seed, **options)
-        allowed = [k for k in inspect.signature(cls.__init__).parameters
-                   if k not in ("self", "seed")]
+        allowed = bot_options(cls)
         bad = sorted(set(options) - set(allowed))
         if bad:
             raise ValueError(f"bot {base!r} has no option {', '.join(map(repr, bad))}; its "
