@@ -109,10 +109,28 @@ class ActionLayout:
         self._encode = {a: i for i, a in enumerate(self._decode)}
         if len(self._encode) != self.n:
             raise ValueError("action layout holds a typed action twice")
-        self._text = [describe(a) for a in self._decode]
-        self._parse = {normalize_text(t): i for i, t in enumerate(self._text)}
-        if len(self._parse) != self.n:
-            raise ValueError("two action ids share a text")
+        self._describe = describe
+        self._text_list: list[str] | None = None
+        self._parse_map: dict[str, int] | None = None
+
+    # The texts and their parse are built at first use: writing and normalising every id's
+    # text was most of a ``make`` once the spaces were cached, and most envs never ask.
+    @property
+    def _text(self) -> list[str]:
+        """The text of every id, in id order."""
+        if self._text_list is None:
+            self._text_list = [self._describe(a) for a in self._decode]
+        return self._text_list
+
+    @property
+    def _parse(self) -> dict[str, int]:
+        """Normalised text -> id; ValueError if two ids share a text."""
+        if self._parse_map is None:
+            parse = {normalize_text(t): i for i, t in enumerate(self._text)}
+            if len(parse) != self.n:
+                raise ValueError("two action ids share a text")
+            self._parse_map = parse
+        return self._parse_map
 
     def encode(self, action: Hashable) -> int:
         try:

@@ -49,3 +49,32 @@ def test_block_lookups_refuse_what_is_not_there() -> None:
     for bad in (-1, layout.n, True, 2.0):
         with pytest.raises(IllegalActionError):
             layout.locate(bad)
+
+
+def test_texts_built_at_first_use_still_refuse_a_shared_text() -> None:
+    """The texts and their parse are built lazily (a cheaper ``make``): a layout whose two
+    ids share a text still raises, at the first parse, naming the problem."""
+    from rummy_env.codec import ActionLayout
+
+    layout = ActionLayout([("a", [1, 2], "two ids, one text")], lambda a: "same")
+    assert layout.n == 2 and layout.to_string(1) == "same"
+    with pytest.raises(ValueError, match="share a text"):
+        layout.from_string("same")
+
+
+def test_envs_of_one_configuration_share_no_space_object() -> None:
+    """Spaces of equal bounds are built once per process and copied (``base._float_box``):
+    each env's boxes are equal to a fresh env's but its own, with its own generator."""
+    a, b = rummy_env.make("gin_rummy"), rummy_env.make("gin_rummy")
+    for get in (lambda e: e.observation_space("player_0")["observation"],
+                lambda e: e.state_space):
+        sa, sb = get(a), get(b)
+        assert sa == sb and sa is not sb and sa.low is not sb.low
+        sa.seed(3)
+        first = sa.sample()
+        sb.seed(4)
+        sb.sample()
+        sa.seed(3)
+        assert np.array_equal(sa.sample(), first)
+        sa.low[0] = -7.0  # a user editing one env's bounds leaves the next env's alone
+        assert get(rummy_env.make("gin_rummy")).low[0] != -7.0

@@ -59,6 +59,26 @@ def _np_random(seed: int | None) -> np.random.Generator:
     return seeding.np_random(seed)[0]
 
 
+
+#: Float32 boxes already built, by their bounds (see ``_float_box``).
+_BOXES: dict[tuple[tuple[int, ...], bytes, bytes], spaces.Box] = {}
+
+
+def _float_box(low: np.ndarray, high: np.ndarray) -> spaces.Box:
+    """``spaces.Box(low, high, dtype=np.float32)``, a fresh copy per call: gymnasium formats
+    both bounds as text when a box is built (``array_short_repr``), which took most of a
+    ``make`` (about 3 ms per box of a few hundred bounds), so each distinct pair of bounds
+    is built once per process and deep-copied (each env keeps its own space and generator)."""
+    lo = np.asarray(low, np.float32)
+    hi = np.asarray(high, np.float32)
+    key = (lo.shape, lo.tobytes(), hi.tobytes())
+    box = _BOXES.get(key)
+    if box is None:
+        if len(_BOXES) >= 256:  # a bound, not a policy: configurations are few
+            _BOXES.clear()
+        box = _BOXES[key] = spaces.Box(lo, hi, dtype=np.float32)
+    return copy.deepcopy(box)
+
 class RummyAECEnv(AECEnv):
     """Base class; see the module docstring. Subclasses set ``metadata``, ``preset`` and the
     hooks."""
@@ -191,13 +211,13 @@ class RummyAECEnv(AECEnv):
         turn_cap = 2 * max_turns
         low, high = self.encoder.bounds(turn_cap)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.float32),
+            "observation": _float_box(low, high),
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.layout.n) for a in self.possible_agents}
         low, high = self.encoder.state_bounds(turn_cap)
-        self.state_space = spaces.Box(low, high, dtype=np.float32)
+        self.state_space = _float_box(low, high)
 
     # ----------------------------------------------------------------- family hooks
     def default_players(self) -> int:
