@@ -289,3 +289,28 @@ def test_pure_python_switch() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                          capture_output=True, text=True).stdout.split()
     assert out == ["0", "0"]
+
+
+@needs_core
+def test_joker_alone_proves_frees_by_hand_soundly(recorded) -> None:
+    """MR-4/MR-5: ``_core._joker_alone``, the cheap proof a mask takes for a free by a hand
+    card before searching, says yes only where the turn after the free can end (the Python
+    reference's ``py_can_complete``), and on the recorded masks it settles most of the frees
+    the sweep left open while some still need the search (so both paths are exercised)."""
+    qs, answers = recorded
+    core = _core()
+    proved = searched = 0
+    for i, q in enumerate(qs):
+        play = int(answers[i][0])
+        open_frees = [t for t in range(52)
+                      if q.freeable[t] and q.hand[t] and not play >> t & 1]
+        if q.pending or not open_frees:
+            continue
+        table = np.array(q.table, np.int64)
+        if core._joker_alone(table, 1):
+            proved += 1
+            for t in open_frees:
+                assert solver.py_can_complete(solver.after_free(q, t, True)), (i, t)
+        else:
+            searched += 1
+    assert proved > 100 and searched > 10, (proved, searched)

@@ -1378,6 +1378,35 @@ def _sweep_mask(table, naturals, hand, pending, added, play_c, joker_c, policy, 
     return ok, valid, play, joker
 
 
+#: Most placements of a lone joker :func:`_joker_alone` tries (1.6 on average on the 40+-card
+#: valid tables of random play, at most 6) before the full search answers.
+_ALONE_TRIES = 6
+
+
+@njit(cache=True)
+def _joker_alone(table, policy) -> bool:
+    """A cheap proof that a free by a hand card can end the turn: after freeing the joker
+    bound to ``t`` with the hand's ``t`` (MR-5) the table's counts are as they were, a hand
+    card has been added (MR-4) and one joker is to place, so the turn ends validly if the
+    table with one more card of some type ``u`` (the joker stated as ``u``) is valid. Tries
+    the types that complete a window of three or a group of the table (``_near``); False
+    proves nothing (the caller searches). It answers every free by a hand card of a mask at
+    once, for about 40-80 us where ``can_complete`` took about 0.4 ms on large tables."""
+    tab = table.copy()
+    tries = 0
+    for u in range(_NT):
+        if tries == _ALONE_TRIES:
+            break
+        if not _near(table, u, 0):
+            continue
+        tries += 1
+        tab[u] += 1
+        if valid_table(tab, policy):
+            return True
+        tab[u] -= 1
+    return False
+
+
 @njit(cache=True)
 def step_options(table, naturals, freeable, hand, pending, added, policy):
     """The meld mask (``solver.step_options``): ``(play, joker, free_hand, free_table,
@@ -1421,11 +1450,14 @@ def step_options_kept(table, naturals, freeable, hand, pending, added, policy, k
         finish = valid if known else valid_table(table, policy)
     free_hand = np.int64(0)
     free_table = np.int64(0)
+    alone = 0  # _joker_alone(table) once asked: 1 yes, -1 no (the same for every free by hand)
     for t in range(_NT):
         if not freeable[t]:
             continue
         if hand[t]:
-            if play >> t & 1:
+            if not play >> t & 1 and alone == 0:
+                alone = 1 if pending == 0 and _joker_alone(table, policy) else -1
+            if play >> t & 1 or alone == 1:
                 free_hand |= np.int64(1) << t
             else:
                 nat = naturals.copy()
