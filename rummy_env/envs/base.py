@@ -59,7 +59,6 @@ def _np_random(seed: int | None) -> np.random.Generator:
     return seeding.np_random(seed)[0]
 
 
-
 #: Float32 boxes already built, by their bounds (see ``_float_box``).
 _BOXES: dict[tuple[tuple[int, ...], bytes, bytes], spaces.Box] = {}
 
@@ -78,6 +77,7 @@ def _float_box(low: np.ndarray, high: np.ndarray) -> spaces.Box:
             _BOXES.clear()
         box = _BOXES[key] = spaces.Box(lo, hi, dtype=np.float32)
     return copy.deepcopy(box)
+
 
 class RummyAECEnv(AECEnv):
     """Base class; see the module docstring. Subclasses set ``metadata``, ``preset`` and the
