@@ -34,7 +34,7 @@ kind              class, fields                 meaning
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, get_args, get_type_hints
 
 from rummy_env.cards import NUM_TYPES
 
@@ -90,5 +90,14 @@ PASS = Pass("pass")
 #: ``DISCARD[t]``: the discard of card type ``t``, for every type (the joker last).
 DISCARD = tuple(Discard("discard", t) for t in range(NUM_TYPES))
 
+
+
+def kind_arity(action: Any) -> dict[str, int]:
+    """The fields after the kind, by kind, of the action classes of a family's ``Action``
+    union: the shape a plain tuple of each kind has (an engine's error names a tuple of
+    another shape as given, never reads it as some action)."""
+    return {get_args(get_type_hints(c)["kind"])[0]: len(c._fields) - 1 for c in get_args(action)}
+
+
 __all__ = ["DISCARD", "DRAW_STOCK", "PASS", "TAKE_DISCARD", "Discard", "DrawStock", "Pass",
-           "TakeDiscard", "action_kind"]
+           "TakeDiscard", "action_kind", "kind_arity"]

@@ -97,3 +97,24 @@ def test_calls_after_every_agent_has_left(env, caplog):
     env.observe("player_0")  # a departed agent's last observation stays available
     env.reset(seed=5)
     assert env.legal_actions()
+
+
+#: What a user or a bot might hand the engine's ``apply`` (not the env's ``step``, which takes
+#: ids): malformed tuples of every family's kinds, and values that are no tuple at all.
+NOT_ACTIONS = [(), ("meld",), ("lay_off", 1), ("draw_stock", 1), ("discard", 999),
+               ("discard", "7H"), ("play",), ("knock", 1, 2), ("meld", "x", "y", "z"),
+               ("nonsense", 1), 5, "draw stock", None, [("discard", 3)]]
+
+
+def test_engine_apply_names_a_malformed_action_and_changes_nothing(env):
+    """The rules engine's ``apply`` (bots, scenarios, users of the engine) answers a malformed
+    action, of any family, with ``IllegalActionError`` naming the value as given (its repr,
+    not an IndexError or TypeError from building its text, nor the text of some other,
+    well-formed action), and the position is as it was."""
+    st = env.state_obj.clone()
+    before = st.to_dict()
+    for bad in NOT_ACTIONS:
+        with pytest.raises(IllegalActionError) as err:
+            st.apply(bad, np.random.default_rng(0))
+        assert f"action {bad!r} is not legal" in str(err.value), (bad, str(err.value))
+        assert st.to_dict() == before

@@ -60,8 +60,8 @@ from rummy_env.cards import (
 )
 from rummy_env.contract import turn
 from rummy_env.contract.actions import (
-    BUY, DRAW_STOCK, PASS, TAKE_DISCARD, Action, Announce, Buy, Call, Claim, Dig, Discard,
-    DrawStock, LayOff, Meld, Pass, Swap, TakeDiscard, call, dig, lay_off,
+    ARITY, BUY, DRAW_STOCK, PASS, TAKE_DISCARD, Action, Announce, Buy, Call, Claim, Dig,
+    Discard, DrawStock, LayOff, Meld, Pass, Swap, TakeDiscard, call, dig, lay_off,
 )
 from rummy_env.contract.actions import CLAIM as _CLAIM  # CLAIM here is the phase
 from rummy_env.contract.melds import (
@@ -429,7 +429,7 @@ class ContractState(StateBase):
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalActionError(
-                f"action {self.action_text(action)!r} is not legal in phase {self.phase!r} "
+                f"action {_shown(action)} is not legal in phase {self.phase!r} "
                 f"for player_{self.current_player}; legal: "
                 + ", ".join(self.action_text(a) for a in legal[:12])
                 + (" ..." if len(legal) > 12 else "")
@@ -774,6 +774,18 @@ def shape_text(sh: Shape) -> str:
         return RANK_TEXT[1 if p == 14 else p]
 
     return f"meld run {SUITS[suit]} {rt(lo)}-{rt(hi)}"
+
+
+def _shown(a: Any) -> str:
+    """``a`` as ``apply``'s error names it: its text, quoted, when it has an action's shape (a
+    known kind and that kind's number of fields), else its repr (a malformed tuple, a number,
+    a string), so a bad action is named, never met with an IndexError from its text."""
+    if isinstance(a, tuple) and a and isinstance(a[0], str) and ARITY.get(a[0]) == len(a) - 1:
+        try:
+            return repr(action_text(a))
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+            pass
+    return repr(a)
 
 
 def action_text(a: tuple[Any, ...]) -> str:

@@ -57,6 +57,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from rummy_env.actions import kind_arity
 from rummy_env.cards import (
     DIAMONDS_START,
     HEARTS_START,
@@ -768,10 +769,15 @@ class IndianState(StateBase):
         return state_to_dict(self)
 
 
+#: Fields after the kind, by kind (``rummy_env.actions.kind_arity``).
+_ARITY = kind_arity(Action)
+
+
 def _is_action(a: Any) -> bool:
-    return isinstance(a, tuple) and bool(a) and a[0] in (
-        "draw_stock", "take_discard", "pack", "hand_rummy", "discard", "declare",
-    ) and (len(a) == 1 or (len(a) == 2 and isinstance(a[1], int) and 0 <= a[1] < NUM_TYPES))
+    """``a`` has an action's shape: a known kind, its number of fields, card types in range."""
+    return (isinstance(a, tuple) and bool(a) and isinstance(a[0], str)
+            and _ARITY.get(a[0]) == len(a) - 1
+            and all(isinstance(x, int) and 0 <= x < NUM_TYPES for x in a[1:]))
 
 
 def action_text(a: tuple[Any, ...]) -> str:
