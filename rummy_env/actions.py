@@ -91,7 +91,6 @@ PASS = Pass("pass")
 DISCARD = tuple(Discard("discard", t) for t in range(NUM_TYPES))
 
 
-
 def kind_arity(action: Any) -> dict[str, int]:
     """The fields after the kind, by kind, of the action classes of a family's ``Action``
     union: the shape a plain tuple of each kind has (an engine's error names a tuple of
