@@ -51,7 +51,6 @@ from rummy_env.actions import (
     Pass,
     TakeDiscard,
     action_kind,
-    kind_arity,
 )
 from rummy_env.cards import NUM_TYPES
 
@@ -129,9 +128,6 @@ class Announce(NamedTuple):
 #: Any action of the contract family.
 Action = (DrawStock | TakeDiscard | Dig | Buy | Claim | Pass | Call | Meld | LayOff | Swap
           | Discard | Announce)
-
-#: Fields after the kind, by kind (from the classes): what a plain tuple of that kind holds.
-ARITY: dict[str, int] = kind_arity(Action)
 
 BUY = Buy("buy")
 CLAIM = Claim("claim")

@@ -58,10 +58,11 @@ import numpy as np
 from rummy_env.cards import (
     JOKER, NUM_TYPES, card_str, cards_str, counts_to_list, deck_list,
 )
+from rummy_env.actions import kind_arity
 from rummy_env.contract import turn
 from rummy_env.contract.actions import (
-    ARITY, BUY, DRAW_STOCK, PASS, TAKE_DISCARD, Action, Announce, Buy, Call, Claim, Dig,
-    Discard, DrawStock, LayOff, Meld, Pass, Swap, TakeDiscard, call, dig, lay_off,
+    BUY, DRAW_STOCK, PASS, TAKE_DISCARD, Action, Announce, Buy, Call, Claim, Dig, Discard,
+    DrawStock, LayOff, Meld, Pass, Swap, TakeDiscard, call, dig, lay_off,
 )
 from rummy_env.contract.actions import CLAIM as _CLAIM  # CLAIM here is the phase
 from rummy_env.contract.melds import (
@@ -776,11 +777,15 @@ def shape_text(sh: Shape) -> str:
     return f"meld run {SUITS[suit]} {rt(lo)}-{rt(hi)}"
 
 
+#: Fields after the kind, by kind (``rummy_env.actions.kind_arity``), as in the Indian engine.
+_ARITY = kind_arity(Action)
+
+
 def _shown(a: Any) -> str:
     """``a`` as ``apply``'s error names it: its text, quoted, when it has an action's shape (a
     known kind and that kind's number of fields), else its repr (a malformed tuple, a number,
     a string), so a bad action is named, never met with an IndexError from its text."""
-    if isinstance(a, tuple) and a and isinstance(a[0], str) and ARITY.get(a[0]) == len(a) - 1:
+    if isinstance(a, tuple) and a and isinstance(a[0], str) and _ARITY.get(a[0]) == len(a) - 1:
         try:
             return repr(action_text(a))
         except (TypeError, ValueError, IndexError, KeyError, AttributeError):
