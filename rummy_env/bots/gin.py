@@ -80,31 +80,48 @@ class GinGreedyBot:
     def _draw(self, view: SeatView, hand: int, by_kind: dict) -> int:
         if "take_discard" in by_kind:
             top = np.flatnonzero(view.piece("discard_top"))
-            if len(top):
-                up = int(top[0])
-                with_up = hand | 1 << up
-                best = min(deadwood(with_up & ~(1 << t)) for t in _cards(hand))
-                if best < deadwood(hand):
-                    return by_kind["take_discard"][0][1]
+            if len(top) and self.takes(hand, int(top[0])):
+                return by_kind["take_discard"][0][1]
         if "draw_stock" in by_kind:
             return by_kind["draw_stock"][0][1]
         return by_kind["pass"][0][1]
 
+    @staticmethod
+    def takes(hand: int, up: int) -> bool:
+        """Would the bot take card ``up`` into ``hand`` (a bitmask of 10 cards)? Yes when the
+        best discard that follows leaves less deadwood than the hand has now. The draw rule
+        on cards alone, shared with the search bot's model of a greedy opponent."""
+        with_up = hand | 1 << up
+        return min(deadwood(with_up & ~(1 << t)) for t in _cards(hand)) < deadwood(hand)
+
     def _play(self, view: SeatView, hand: int, by_kind: dict) -> int:
+        discards = knocks = 0
+        for a, _ in by_kind.get("discard", []):
+            discards |= 1 << a.card
+        for a, _ in by_kind.get("knock", []):
+            knocks |= 1 << a.card
+        # the observation gives the stock size / 31 as a float32: rounded back to a count
+        stock = round(float(view.piece("counts")[0]) * _STOCK_AFTER_DEAL)
+        kind, card = self.play(hand, discards, knocks, stock)
+        return next(i for a, i in by_kind[kind] if a.card == card)
+
+    def play(self, hand: int, discards: int, knocks: int, stock: int) -> tuple[str, int]:
+        """``("knock" | "discard", card)``: the bot's play from ``hand`` (11 cards) given the
+        legal discards and knocks (bitmasks) and the stock size: the knock (or discard) that
+        leaves the least deadwood, a knock held back as the class docstring says. The play
+        rule on cards alone, shared with the search bot's model of a greedy opponent."""
+
         def after(t: int) -> tuple[int, int, int]:
             # least deadwood left, then the highest card out, then the highest id
             return (deadwood(hand & ~(1 << t)), -CARD_VALUE[t], -t)
 
-        knocks = by_kind.get("knock", [])
         if knocks:
-            (a, i) = min(knocks, key=lambda ai: after(ai[0].card))
-            left = deadwood(hand & ~(1 << a.card))
-            stock = float(view.piece("counts")[0]) * _STOCK_AFTER_DEAL
+            t = min(_cards(knocks), key=after)
+            left = deadwood(hand & ~(1 << t))
             hold = 0 < left <= self.gin_hold and stock > self.gin_stock
-            if not hold or "discard" not in by_kind:
-                return i
-        (a, i) = min(by_kind["discard"], key=lambda ai: after(ai[0].card))
-        return i
+            if not hold or not discards:
+                return ("knock", t)
+        return ("discard", min(_cards(discards), key=after))
 
     # ----------------------------------------------------------------- after a knock
     def _lay(self, hand: int, by_kind: dict) -> int:
