@@ -76,3 +76,16 @@ def test_solver_benchmarks_run_from_any_directory(tmp_path) -> None:
                               env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
         assert done.returncode == 0, (name, done.stderr[-2000:])
         assert word in done.stdout, (name, done.stdout)
+
+
+def test_gin_opponent_model_benchmark_reports_worlds_closer_to_the_truth(capsys) -> None:
+    """``benchmarks/gin_opponent_model.py`` on two deals prints its table, and its numbers
+    say what it measures: the chain's opponent hands carry less deadwood than uniform ones,
+    nearer the true hands' (the opponent is greedy, so its real hand is low in deadwood)."""
+    mod = _load("gin_opponent_model")
+    out = mod.main(["--deals", "2", "--worlds", "4", "--depth", "4"])[4]
+    assert "opponent deadwood" in capsys.readouterr().out
+    assert out["started"] >= 5
+    assert out["deadwood_model"] < out["deadwood_uniform"]
+    assert abs(out["deadwood_model"] - out["deadwood_true"]) < \
+        abs(out["deadwood_uniform"] - out["deadwood_true"])

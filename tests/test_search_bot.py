@@ -7,6 +7,8 @@ Small budgets (K worlds, H steps) keep these fast; strength is measured, never a
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +17,9 @@ import rummy_env
 from rummy_env.bots import GreedyBot, SearchBot, make_bot, seat_view
 from rummy_env.bots.base import SeatView
 from rummy_env.bots.search import BUDGETS, estimate, relative
+from rummy_env.cards import card_str, parse_card
+from rummy_env.gin.melds import deadwood
+from rummy_env.worlds import sample_scenario
 
 from test_sampler import _redeal
 
@@ -132,13 +137,17 @@ def test_the_evaluation_counts_hands_as_the_deal_would() -> None:
 
 def test_gin_opponent_model_keeps_the_true_world() -> None:
     """The opponent is greedy, so the real position is always one of the worlds its model of
-    the opponent's last discard keeps (and the model finds evidence to use)."""
+    the opponent's last turn keeps, given the stock card it really drew (and the model finds
+    evidence to use, with the bot's discard both taken and declined)."""
     env = rummy_env.make("gin_rummy")
-    checked = 0
-    for seed in range(3):
+    checked, kinds = 0, set()
+    for seed in range(12):
+        if checked >= 5 and len(kinds) == 2:
+            break
         bot, greedy = SearchBot(seed, worlds=2, horizon=2), GreedyBot(1)
         env.reset(seed=seed)
         bot.reset(seed)
+        drawn = None
         for agent in env.agent_iter():
             _, _, term, trunc, _ = env.last(observe=False)
             if term or trunc:
@@ -153,12 +162,154 @@ def test_gin_opponent_model_keeps_the_true_world() -> None:
                     true = env.get_state()
                     true.pop("zones")
                     policy = bot.policy(info.game, "gin")
-                    assert model.consistent(info, true, ev, policy, np.random.default_rng(0))
+                    assert model.consistent(info, true, ev, policy, np.random.default_rng(0),
+                                            drawn=None if ev["took"] else drawn)
                     checked += 1
+                    kinds.add(ev["took"] is None)
+                env.step(bot.act(view))
+            else:
+                before = env.state_obj.hands[1]
+                env.step(greedy.act(view))
+                new = env.state_obj.hands[1] & ~before
+                if new:  # the card the opponent drew (the stock's when it declined)
+                    drawn = card_str(new.bit_length() - 1)
+    assert checked >= 5 and kinds == {True, False}
+
+
+def test_gin_opponent_model_history_fits_the_true_world_turn_by_turn() -> None:
+    """Against a real greedy opponent, the true hidden hand with the stock cards it really drew
+    fits every turn of the model's history (``fitter`` walks back through them), and the
+    history reaches several turns."""
+    env = rummy_env.make("gin_rummy")
+    checked = deepest = 0
+    for seed in range(4):
+        bot, greedy = SearchBot(seed, worlds=2, horizon=2), GreedyBot(1)
+        env.reset(seed=seed)
+        bot.reset(seed)
+        draws: list[int] = []  # the opponent's stock draws, oldest first (-1: it took)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last(observe=False)
+            if term or trunc:
+                env.step(None)
+                continue
+            view = seat_view(env, agent)
+            if view.seat == 1:
+                a = greedy.act(view)
+                kind = view.action_layout.decode(a).kind
+                before = env.state_obj.hands[1]
+                env.step(a)
+                if kind in ("draw_stock", "take_discard"):
+                    new = env.state_obj.hands[1] & ~before
+                    draws.append(new.bit_length() - 1 if kind == "draw_stock" else -1)
+                continue
+            if len(view.legal_actions) > 1:
+                info = view.information()
+                model = bot._model("gin")
+                if model.evidence(info) is not None:
+                    depth = model.fitter(info, bot.policy(info.game, "gin").bot)
+                    turns = min(model.depth, len(model.history))
+                    known = {parse_card(c) for c in info.public["known"][1]}
+                    hand = env.state_obj.hands[1]
+                    cards = [t for t in range(52) if hand >> t & 1 and t not in known]
+                    assert depth(cards, draws[::-1][:turns]) == turns
+                    checked += 1
+                    deepest = max(deepest, turns)
+            env.step(bot.act(view))
+    assert checked >= 20 and deepest == 4
+
+
+def _gin_evidence_positions(seeds: range) -> Iterator[tuple[Any, SearchBot, Any, dict]]:
+    """Yield ``(env, bot, info, ev)`` at each decision of a search bot in seat 0 against greedy
+    where its Gin opponent model has evidence (the position is left as it is while in use)."""
+    env = rummy_env.make("gin_rummy")
+    for seed in seeds:
+        bot, greedy = SearchBot(seed, worlds=2, horizon=2), GreedyBot(1)
+        env.reset(seed=seed)
+        bot.reset(seed)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last(observe=False)
+            if term or trunc:
+                env.step(None)
+                continue
+            view = seat_view(env, agent)
+            if view.seat == 0 and len(view.legal_actions) > 1:
+                info = view.information()
+                ev = bot._model("gin").evidence(info)
+                if ev is not None:
+                    yield env, bot, info, ev
                 env.step(bot.act(view))
             else:
                 env.step(greedy.act(view))
-    assert checked >= 5
+
+
+def _card_mask(cards: list[str]) -> int:
+    return sum(1 << parse_card(c) for c in cards)
+
+
+def _hidden_cards(info: Any, world: dict[str, Any]) -> list[int]:
+    return [parse_card(c) for c in world["hands"][1][len(info.public["hands"][1]):]]
+
+
+def test_gin_opponent_model_on_cards_agrees_with_the_state_check() -> None:
+    """The model's card-level test of the opponent's last turn (``fitter``'s first turn, the
+    greedy bot's draw and play rules on bitmasks) gives the same answer as ``consistent`` (a
+    state built and the rollout policy asked) on uniform worlds and drawn cards, both answers
+    occurring."""
+    seen = {True: 0, False: 0}
+    for _, bot, info, ev in _gin_evidence_positions(range(2)):
+        model, policy = bot._model("gin"), bot.policy(info.game, "gin")
+        depth = model.fitter(info, policy.bot)
+        rng = np.random.default_rng(len(info.pool))
+        y = parse_card(ev["y"])
+        for _ in range(30):
+            world = sample_scenario(info, rng)
+            cards = _hidden_cards(info, world)
+            drawn = (cards + [y])[int(rng.integers(len(cards) + 1))]
+            got = depth(cards, [drawn] * model.depth) >= 1
+            assert got == model.consistent(info, world, ev, policy, rng,
+                                           drawn=None if ev["took"] else card_str(drawn))
+            seen[got] += 1
+    assert seen[True] >= 20 and seen[False] >= 20
+
+
+def test_gin_opponent_model_worlds_fit_load_and_match_the_true_deadwood() -> None:
+    """The Metropolis chain's worlds each load, look to the bot as the real position does,
+    fit the opponent's last turn for some drawn card, and repeat under the same generator
+    state; the opponent's deadwood in them is much nearer the true hand's than in uniform
+    worlds (a greedy opponent's hand is low in deadwood: about 35 against 55 in uniform
+    worlds)."""
+    from rummy_env.worlds import build_state
+
+    model_dw, uniform_dw, true_dw, chains = [], [], [], 0
+    other = rummy_env.make("gin_rummy")
+    for env, bot, info, ev in _gin_evidence_positions(range(4)):
+        model, policy = bot._model("gin"), bot.policy(info.game, "gin")
+        worlds = model.worlds(info, policy.bot, 6, np.random.default_rng(7))
+        if worlds is None:
+            continue
+        chains += 1
+        again = model.worlds(info, policy.bot, 6, np.random.default_rng(7))
+        assert again == worlds
+        depth = model.fitter(info, policy.bot)
+        y = parse_card(ev["y"])
+        rng = np.random.default_rng(0)
+        real = env.observe("player_0")
+        for world in worlds:
+            st = build_state(info, world, rng)
+            assert st.zone_counts() == list(info.game.deck)
+            other.reset(options={"scenario": world})
+            got = other.observe("player_0")
+            assert np.array_equal(got["observation"], real["observation"])
+            assert np.array_equal(got["action_mask"], real["action_mask"])
+            cards = _hidden_cards(info, world)
+            assert any(depth(cards, [d] * model.depth) >= 1 for d in cards + [y])
+            model_dw.append(deadwood(_card_mask(world["hands"][1])))
+            uniform_dw.append(deadwood(_card_mask(sample_scenario(info, rng)["hands"][1])))
+            true_dw.append(deadwood(env.state_obj.hands[1]))
+    assert chains >= 10
+    gap_model = abs(np.mean(model_dw) - np.mean(true_dw))
+    gap_uniform = abs(np.mean(uniform_dw) - np.mean(true_dw))
+    assert np.mean(model_dw) < np.mean(uniform_dw) and gap_model < gap_uniform / 2
 
 
 def test_a_position_whose_worlds_cannot_be_built_plays_the_policys_move() -> None:
