@@ -312,6 +312,25 @@ def test_gin_opponent_model_worlds_fit_load_and_match_the_true_deadwood() -> Non
     assert np.mean(model_dw) < np.mean(uniform_dw) and gap_model < gap_uniform / 2
 
 
+def test_gin_opponent_model_repair_walk_finds_starts_that_fit() -> None:
+    """With no uniform tries, the downhill walk alone finds a start in most positions, and
+    every world of such a chain fits the opponent's last turn for some drawn card."""
+    found = positions = 0
+    for _, bot, info, ev in _gin_evidence_positions(range(3)):
+        model, policy = bot._model("gin"), bot.policy(info.game, "gin")
+        positions += 1
+        worlds = model.worlds(info, policy.bot, 3, np.random.default_rng(1), tries=0)
+        if worlds is None:
+            continue
+        found += 1
+        depth = model.fitter(info, policy.bot)
+        y = parse_card(ev["y"])
+        for world in worlds:
+            cards = _hidden_cards(info, world)
+            assert any(depth(cards, [d] * model.depth) >= 1 for d in cards + [y])
+    assert positions >= 10 and found >= positions * 2 // 3
+
+
 def test_a_position_whose_worlds_cannot_be_built_plays_the_policys_move() -> None:
     """Contract Rummy's deal 7 lets a run longer than the contract's be laid mid-contract, which
     the scenario loader refuses (get_state() does not load back there): the bot then plays the

@@ -112,8 +112,7 @@ class GinGreedyBot:
         rule on cards alone, shared with the search bot's model of a greedy opponent."""
 
         def after(t: int) -> tuple[int, int, int]:
-            # least deadwood left, then the highest card out, then the highest id
-            return (deadwood(hand & ~(1 << t)), -CARD_VALUE[t], -t)
+            return self.discard_key(hand, t)
 
         if knocks:
             t = min(_cards(knocks), key=after)
@@ -122,6 +121,12 @@ class GinGreedyBot:
             if not hold or not discards:
                 return ("knock", t)
         return ("discard", min(_cards(discards), key=after))
+
+    @staticmethod
+    def discard_key(hand: int, t: int) -> tuple[int, int, int]:
+        """The order of the bot's discards from ``hand``, lowest first: least deadwood left,
+        then the highest card out, then the highest id."""
+        return (deadwood(hand & ~(1 << t)), -CARD_VALUE[t], -t)
 
     # ----------------------------------------------------------------- after a knock
     def _lay(self, hand: int, by_kind: dict) -> int:

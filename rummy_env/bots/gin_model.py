@@ -237,11 +237,11 @@ class GinOpponentModel:
         return depth
 
     def worlds(self, info: Information, bot: GinGreedyBot, count: int,
-               rng: np.random.Generator, tries: int = 300, climb: int = 100, burn: int = 40,
-               thin: int = 4) -> list[dict[str, Any]] | None:
+               rng: np.random.Generator, tries: int = 100, repair: int = 300, climb: int = 100,
+               burn: int = 40, thin: int = 4) -> list[dict[str, Any]] | None:
         """``count`` worlds in which ``bot`` (the greedy rollout policy), as the opponent,
-        plays as many of its last turns as it did as the chain reaches; None if ``tries``
-        uniform worlds fit not even the last turn.
+        plays as many of its last turns as it did as the chain reaches; None if no start that
+        fits the last turn is found (:meth:`_start`).
 
         The chain's state is the opponent's hidden cards and the stock card drawn at each
         declined turn. A move swaps one hidden card with an unseen one (a drawn card that was
@@ -254,31 +254,72 @@ class GinOpponentModel:
         depth = self.fitter(info, bot)
         if depth is None:
             return None
-        k = dict(info.hidden)[f"hand:{self._history[-1]['opp']}"]
-        pool = list(info.pool)
-        for _ in range(tries):
-            order = [pool[i] for i in rng.permutation(len(pool))]
-            cards, rest = order[:k], order[k:]
-            drawns = self._draw_back(info, cards, [], rng, 0)
-            floor = depth(cards, drawns)
-            if floor:
-                break
-        else:
+        start = self._start(info, bot, depth, rng, tries, repair)
+        if start is None:
             return None
+        cards, rest, drawns = start
+        floor = depth(cards, drawns)
         out: list[dict[str, Any]] = []
         for step in range(climb + burn + count * thin):
             new_cards, new_drawns = self._move(info, cards, rest, drawns, rng)
             got = depth(new_cards, new_drawns)
             if got >= floor:
                 if new_cards is not cards:
-                    j = next(i for i, (a, b) in enumerate(zip(cards, new_cards)) if a != b)
-                    rest[rest.index(new_cards[j])] = cards[j]
+                    self._swap_rest(cards, new_cards, rest)
                 cards, drawns = new_cards, new_drawns
                 if step < climb:
                     floor = max(floor, got)
             if step >= climb + burn and (step - climb - burn) % thin == thin - 1:
                 out.append(self._world(info, cards, rest, rng))
         return out
+
+    def _start(self, info: Information, bot: GinGreedyBot, depth: Depth,
+               rng: np.random.Generator, tries: int, repair: int
+               ) -> tuple[list[int], list[int], list[int]] | None:
+        """A state ``(cards, rest, drawns)`` that fits at least the opponent's last turn:
+        the first of ``tries`` uniform ones that does, else the last one walked for up to
+        ``repair`` moves downhill in the number of cards the greedy bot would rather discard
+        than ``Y`` (after a low discard, uniform worlds almost never fit: the walk finds
+        one). Only the chain's start: where the chain begins changes how fast it mixes, not
+        what it samples."""
+        last = self._history[-1]
+        k = dict(info.hidden)[f"hand:{last['opp']}"]
+        pool = list(info.pool)
+        for n in range(max(tries, 1)):
+            order = [pool[j] for j in rng.permutation(len(pool))]
+            cards, rest = order[:k], order[k:]
+            drawns = self._draw_back(info, cards, [], rng, 0)
+            if n < tries and depth(cards, drawns):
+                return cards, rest, drawns
+        known = _mask(info.public["known"][last["opp"]])
+        y = parse_card(last["y"])
+        forbid = 0 if last["took"] is None else 1 << parse_card(last["took"])
+
+        def miss(cs: list[int]) -> int:
+            h11 = known | 1 << y
+            for t in cs:
+                h11 |= 1 << t
+            mine = bot.discard_key(h11, y)
+            return sum(bot.discard_key(h11, t) < mine for t in _cards(h11 & ~forbid))
+
+        score = miss(cards)
+        for _ in range(repair):
+            new_cards, new_drawns = self._move(info, cards, rest, drawns, rng)
+            got = miss(new_cards)
+            if got <= score:
+                if new_cards is not cards:
+                    self._swap_rest(cards, new_cards, rest)
+                cards, drawns, score = new_cards, new_drawns, got
+                if depth(cards, drawns):
+                    return cards, rest, drawns
+        return None
+
+    @staticmethod
+    def _swap_rest(cards: list[int], new_cards: list[int], rest: list[int]) -> None:
+        """After a swap move from ``cards`` to ``new_cards``: the card swapped out takes the
+        swapped-in card's place among the other unseen cards ``rest``."""
+        j = next(i for i, (a, b) in enumerate(zip(cards, new_cards)) if a != b)
+        rest[rest.index(new_cards[j])] = cards[j]
 
     def _move(self, info: Information, cards: list[int], rest: list[int], drawns: list[int],
               rng: np.random.Generator) -> tuple[list[int], list[int]]:
