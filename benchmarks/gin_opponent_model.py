@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rummy_env  # noqa: E402
-from rummy_env.bots import GreedyBot, SearchBot, seat_view  # noqa: E402
+from rummy_env.bots import GreedyBot, SearchBot, live_turns  # noqa: E402
 from rummy_env.cards import parse_card  # noqa: E402
 from rummy_env.gin.melds import deadwood  # noqa: E402
 from rummy_env.worlds import sample_scenario  # noqa: E402
@@ -49,12 +49,7 @@ def _positions(deals: int) -> Iterator[tuple[Any, SearchBot, Any, int]]:
         bot, greedy = SearchBot(seed, worlds=2, horizon=2), GreedyBot(1)
         env.reset(seed=seed)
         bot.reset(seed)
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last(observe=False)
-            if term or trunc:
-                env.step(None)
-                continue
-            view = seat_view(env, agent)
+        for _, view in live_turns(env):
             if view.seat != 0:
                 env.step(greedy.act(view))
                 continue

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from search_strength import budget_arg  # noqa: E402
 
 import rummy_env  # noqa: E402
-from rummy_env.bots import GreedyBot, SearchBot, seat_view  # noqa: E402
+from rummy_env.bots import GreedyBot, SearchBot, live_turns, seat_view  # noqa: E402
 
 #: (variant, players) measured by default: every variant at its default player count, and the
 #: 2-player tables of the families that have them.
@@ -43,12 +43,7 @@ def positions(variant: str, players: int | None, count: int, seed: int) -> list:
     while len(out) < count:
         env.reset(seed=deal)
         deal += 1
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last(observe=False)
-            if term or trunc:
-                env.step(None)
-                continue
-            view = seat_view(env, agent)
+        for agent, view in live_turns(env):
             if view.seat == 0 and len(view.legal_actions) > 1:
                 out.append((copy.deepcopy(env), agent))
                 if len(out) >= count:

@@ -449,3 +449,34 @@ def test_tp2_endgame_whole_hand_only_where_the_hand_cannot_meld():
            "hands": hands(hand + ["8H", "4C"])}
     assert (endgame_choice(sc7, "greedy(endgame_whole_hand=true)")
             == endgame_choice(sc7, "greedy"))
+
+
+def test_live_turns_yields_every_decision_and_steps_the_finished_agents() -> None:
+    """``live_turns`` yields each live decision once, with the acting agent's view (legal
+    actions non-empty), and does the finished agents' ``step(None)`` itself: a random game
+    played through it ends with every agent gone, in as many decisions as a plain loop."""
+    from rummy_env.bots import live_turns
+
+    counts = []
+    for through in (True, False):
+        env = rummy_env.make("gin_rummy")
+        env.reset(seed=5)
+        bot = RandomBot(0)
+        n = 0
+        if through:
+            for agent, view in live_turns(env):
+                assert agent == env.agent_selection and view.legal_actions
+                assert view.seat == env.possible_agents.index(agent)
+                env.step(bot.act(view))
+                n += 1
+        else:
+            for agent in env.agent_iter():
+                _, _, term, trunc, _ = env.last(observe=False)
+                if term or trunc:
+                    env.step(None)
+                    continue
+                env.step(bot.act(seat_view(env, agent)))
+                n += 1
+        assert not env.agents
+        counts.append(n)
+    assert counts[0] == counts[1] > 0

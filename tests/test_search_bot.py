@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import rummy_env
-from rummy_env.bots import GreedyBot, SearchBot, make_bot, seat_view
+from rummy_env.bots import GreedyBot, SearchBot, live_turns, make_bot, seat_view
 from rummy_env.bots.base import SeatView
 from rummy_env.bots.search import BUDGETS, estimate, relative
 from rummy_env.cards import card_str, parse_card
@@ -148,12 +148,7 @@ def test_gin_opponent_model_keeps_the_true_world() -> None:
         env.reset(seed=seed)
         bot.reset(seed)
         drawn = None
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last(observe=False)
-            if term or trunc:
-                env.step(None)
-                continue
-            view = seat_view(env, agent)
+        for _, view in live_turns(env):
             if view.seat == 0 and len(view.legal_actions) > 1:
                 info = view.information()
                 model = bot._model("gin")
@@ -187,12 +182,7 @@ def test_gin_opponent_model_history_fits_the_true_world_turn_by_turn() -> None:
         env.reset(seed=seed)
         bot.reset(seed)
         draws: list[int] = []  # the opponent's stock draws, oldest first (-1: it took)
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last(observe=False)
-            if term or trunc:
-                env.step(None)
-                continue
-            view = seat_view(env, agent)
+        for _, view in live_turns(env):
             if view.seat == 1:
                 a = greedy.act(view)
                 kind = view.action_layout.decode(a).kind
@@ -226,12 +216,7 @@ def _gin_evidence_positions(seeds: range) -> Iterator[tuple[Any, SearchBot, Any,
         bot, greedy = SearchBot(seed, worlds=2, horizon=2), GreedyBot(1)
         env.reset(seed=seed)
         bot.reset(seed)
-        for agent in env.agent_iter():
-            _, _, term, trunc, _ = env.last(observe=False)
-            if term or trunc:
-                env.step(None)
-                continue
-            view = seat_view(env, agent)
+        for _, view in live_turns(env):
             if view.seat == 0 and len(view.legal_actions) > 1:
                 info = view.information()
                 ev = bot._model("gin").evidence(info)

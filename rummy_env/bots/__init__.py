@@ -8,7 +8,15 @@ view's public ``family`` field, so one ``"greedy"`` name works for every variant
 
 from __future__ import annotations
 
-from rummy_env.bots.base import Bot, RandomBot, SeatView, only_kinds, play_episode, seat_view
+from rummy_env.bots.base import (
+    Bot,
+    RandomBot,
+    SeatView,
+    live_turns,
+    only_kinds,
+    play_episode,
+    seat_view,
+)
 from rummy_env.bots.family import GREEDY_BY_FAMILY, GreedyBot
 from rummy_env.bots.gin import GinGreedyBot as GinGreedyBot
 from rummy_env.bots.greedy import ContractGreedyBot
@@ -21,4 +29,5 @@ from rummy_env.bots.policy import BOTS, make_bot
 from rummy_env.bots.search import SearchBot
 
 __all__ = ["BOTS", "GREEDY_BY_FAMILY", "Bot", "ContractGreedyBot", "GreedyBot", "RandomBot",
-           "SearchBot", "SeatView", "make_bot", "only_kinds", "play_episode", "seat_view"]
+           "SearchBot", "SeatView", "live_turns", "make_bot", "only_kinds", "play_episode",
+           "seat_view"]

@@ -8,7 +8,7 @@ or the stock order (RLCard's and pgx's leaks, STYLE-ANCHORS section 3 and 4).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
@@ -87,6 +87,18 @@ class RandomBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         return int(view.legal_actions[self.rng.integers(len(view.legal_actions))])
+
+
+def live_turns(env: Any) -> Iterator[tuple[str, SeatView]]:
+    """``env.agent_iter()`` with the finished agents' ``step(None)`` done: ``(agent, view)``
+    for every decision of the current episode; the caller steps the env (and may look at the
+    position first)."""
+    for agent in env.agent_iter():
+        _, _, term, trunc, _ = env.last(observe=False)
+        if term or trunc:
+            env.step(None)
+            continue
+        yield agent, seat_view(env, agent)
 
 
 def play_episode(env: Any, bots: Sequence[Bot], seed: int | None = None) -> dict[str, float]:
