@@ -4,11 +4,14 @@ asserted, since the machines are shared and noisy)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import rummy_env
 
@@ -89,3 +92,52 @@ def test_gin_opponent_model_benchmark_reports_worlds_closer_to_the_truth(capsys)
     assert out["deadwood_model"] < out["deadwood_uniform"]
     assert abs(out["deadwood_model"] - out["deadwood_true"]) < \
         abs(out["deadwood_uniform"] - out["deadwood_true"])
+
+
+def test_search_strength_combines_runs_as_one_run_over_all_groups(tmp_path, capsys) -> None:
+    """``search_strength.combine`` rebuilds the paired margin and its interval over all deal
+    groups from each run's count, mean and interval: the same numbers as ``_ci`` over the
+    concatenated groups; it refuses runs of different budgets or the same seed."""
+    import numpy as np
+
+    from training.evaluate import _ci
+
+    mod = _load("search_strength")
+    rng = np.random.default_rng(0)
+    parts = [rng.normal(-3.0, 20.0, 250), rng.normal(1.0, 25.0, 130)]
+    wins = [rng.normal(0.0, 0.3, 250), rng.normal(0.1, 0.3, 130)]
+
+    def run(seed: int, pen: np.ndarray, win: np.ndarray, decisions: int) -> dict:
+        pm, plo, phi = _ci(pen)
+        wm, wlo, whi = _ci(win)
+        return {"variant": "gin_rummy", "players": 2, "duplicate": True, "deals": len(pen),
+                "seed": seed, "seconds": 10.0, "truncated": 1,
+                "paired": {"groups": len(pen), "penalty_diff": pm, "penalty_diff_ci": [plo, phi],
+                           "win_diff": wm, "win_diff_ci": [wlo, whi], "beats": phi < 0},
+                "search": {"worlds": 16, "horizon": None, "rollout": "greedy",
+                           "time_budget": None, "margin": 0.0, "confidence": 1.5,
+                           "decisions": decisions, "searched": decisions, "fallbacks": 0,
+                           "seconds_per_decision": 0.1 * seed,
+                           "seconds_per_searched": 0.1 * seed}}
+
+    runs = [run(1, parts[0], wins[0], 300), run(2, parts[1], wins[1], 100)]
+    files = []
+    for i, r in enumerate(runs):
+        files.append(tmp_path / f"{i}.json")
+        files[-1].write_text(json.dumps(r))
+    got = mod.main(["--combine", *map(str, files)])
+    assert "380 deals" in capsys.readouterr().out
+    pm, plo, phi = _ci(np.concatenate(parts))
+    wm, wlo, whi = _ci(np.concatenate(wins))
+    p = got["paired"]
+    assert p["groups"] == 380 and math.isclose(p["penalty_diff"], pm)
+    assert np.allclose(p["penalty_diff_ci"], [plo, phi]) and p["beats"] == (phi < 0)
+    assert math.isclose(p["win_diff"], wm) and np.allclose(p["win_diff_ci"], [wlo, whi])
+    assert math.isclose(got["search"]["seconds_per_decision"], (300 * 0.1 + 100 * 0.2) / 400)
+    assert got["deals"] == 380 and got["seed"] == [1, 2] and got["truncated"] == 2
+    with pytest.raises(ValueError, match="different seeds"):
+        mod.combine([runs[0], runs[0]])
+    other = json.loads(json.dumps(runs[1]))
+    other["search"]["worlds"] = 8
+    with pytest.raises(ValueError, match="search budget"):
+        mod.combine([runs[0], other])
