@@ -316,6 +316,31 @@ def test_gin_opponent_model_repair_walk_finds_starts_that_fit() -> None:
     assert positions >= 10 and found >= positions * 2 // 3
 
 
+def test_gin_opponent_model_rejects_with_a_policy_that_is_not_greedy() -> None:
+    """With the greedy rollout policy the model proposes the chain's worlds and no check; with
+    another policy (random rollouts) no worlds and a rejection check, which a game played by
+    such a bot goes through with legal moves only."""
+    seen = 0
+    for _, bot, info, ev in _gin_evidence_positions(range(1)):
+        model = bot._model("gin")
+        given, check = model.propose(info, ev, bot.policy(info.game, "gin"), 3,
+                                     np.random.default_rng(0))
+        assert check is None and (given is None or len(given) == 3)
+        random_policy = SearchBot(0, rollout="random").policy(info.game, "gin")
+        given, check = model.propose(info, ev, random_policy, 3, np.random.default_rng(0))
+        assert given is None and callable(check)
+        assert isinstance(check(sample_scenario(info, np.random.default_rng(1))), bool)
+        seen += 1
+    assert seen >= 3
+    env = rummy_env.make("gin_rummy")
+    env.reset(seed=1)
+    bots = [SearchBot(1, worlds=2, horizon=4, rollout="random"), GreedyBot(1)]
+    for _, view in live_turns(env):
+        action = bots[view.seat].act(view)
+        assert action in view.legal_actions
+        env.step(action)
+
+
 def test_a_position_whose_worlds_cannot_be_built_plays_the_policys_move() -> None:
     """Contract Rummy's deal 7 lets a run longer than the contract's be laid mid-contract, which
     the scenario loader refuses (get_state() does not load back there): the bot then plays the

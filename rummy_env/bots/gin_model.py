@@ -110,6 +110,22 @@ class GinOpponentModel:
         """The evidence of the opponent's turns that followed one another up to the last."""
         return list(self._history)
 
+    def propose(self, info: Information, ev: dict[str, Any], policy: Any, count: int,
+                rng: np.random.Generator
+                ) -> tuple[list[dict[str, Any]] | None, Callable[[dict[str, Any]], bool] | None]:
+        """How the search bot gets its worlds, ``(worlds, check)``: with the greedy rollout
+        policy, ``count`` worlds of :meth:`worlds` (None where the chain finds no start: the
+        bot then samples uniform worlds) and no check; with another policy, no worlds and
+        :meth:`consistent` as the check of rejection sampling."""
+        bot = getattr(policy, "bot", None)
+        if isinstance(bot, GinGreedyBot):
+            return self.worlds(info, bot, count, rng), None
+
+        def check(world: dict[str, Any]) -> bool:
+            return self.consistent(info, world, ev, policy, rng)
+
+        return None, check
+
     # ----------------------------------------------------------------- any rollout policy
     def consistent(self, info: Information, world: dict[str, Any], ev: dict[str, Any],
                    policy: Any, rng: np.random.Generator, drawn: str | None = None) -> bool:

@@ -19,7 +19,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from rummy_env.bots.base import SeatView
-from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.bots.gin_model import GinOpponentModel
 from rummy_env.errors import ScenarioError
 from rummy_env.worlds import Information, build_state, sample_scenario
@@ -243,12 +242,8 @@ class SearchBot:
         worlds, _, z = self.budget(info.family)
         if model is not None:
             ev = model.evidence(info)
-            bot = getattr(policy, "bot", None)
-            if ev is not None and isinstance(bot, GinGreedyBot):
-                given = model.worlds(info, bot, worlds, self.rng)
-            elif ev is not None:
-                def check(d: dict[str, Any]) -> bool:
-                    return model.consistent(info, d, ev, policy, self.rng)
+            if ev is not None:
+                given, check = model.propose(info, ev, policy, worlds, self.rng)
         try:
             best = self.choose(self.values(info, actions, check, given), prior, z)
         except ScenarioError:
