@@ -141,3 +141,24 @@ def test_search_strength_combines_runs_as_one_run_over_all_groups(tmp_path, caps
     other["search"]["worlds"] = 8
     with pytest.raises(ValueError, match="search budget"):
         mod.combine([runs[0], other])
+
+
+def test_search_oracle_benchmark_plays_the_same_deals_three_ways(capsys) -> None:
+    """``benchmarks/search_oracle.py`` on two tiny Gin Rummy deals prints a row for the search
+    and one for the oracle, and the oracle really searches the true position: every world it
+    plays holds the opponent's true hand."""
+    mod = _load("search_oracle")
+    out = mod.main(["--variant", "gin_rummy", "--deals", "2", "--worlds", "2",
+                    "--horizon", "2"])
+    text = capsys.readouterr().out
+    assert set(out) == {"search", "oracle"} and "oracle: 2 deals" in text
+    env = rummy_env.make("gin_rummy")
+    env.reset(seed=3)
+    bot = mod.OracleSearch(env, 0, worlds=2, horizon=0)
+    view = rummy_env.bots.seat_view(env, env.agent_selection)
+    other = 1 - view.seat  # the hidden hand, which the actor's move leaves alone
+    seen = []
+    bot.play_out = lambda st, seat, policy, rng, horizon: seen.append(st.hands[other]) or 0.0
+    bot.values(view.information(), [view.action_layout.decode(i) for i in view.legal_actions])
+    assert len(seen) == 2 * len(view.legal_actions)
+    assert all(h == env.state_obj.hands[other] for h in seen)
