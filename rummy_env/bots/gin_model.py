@@ -28,7 +28,7 @@ Two ways to get such worlds:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -36,6 +36,20 @@ from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.cards import card_str, parse_card
 from rummy_env.gin.melds import knock_discards
 from rummy_env.worlds import Information, build_state
+
+
+class _Turn(NamedTuple):
+    """One opponent turn of the history, parsed: the card it discarded ``y``, the bot's discard
+    ``x`` it was offered, the card it took (-1: it declined ``x`` and drew the stock), its
+    face-up cards after the turn (a bitmask), the stock and the knock limit its play saw."""
+
+    y: int
+    x: int
+    took: int
+    known: int
+    stock: int
+    limit: int
+
 
 #: ``depth(cards, drawns)``: how many of the opponent's last turns, newest first, a hidden
 #: hand and the stock cards drawn at declined turns fit (see :meth:`GinOpponentModel.fitter`).
@@ -216,16 +230,30 @@ class GinOpponentModel:
         ``Y`` back in the hand and takes out the card drawn. :meth:`consistent` for the last
         turn on cards alone (no state built; a test checks they agree). None outside Gin
         Rummy's hidden zones or without evidence."""
+        got = self._turns(info)
+        if got is None:
+            return None
+        now, rows = got
+        return self._depth(bot, now, rows)
+
+    def _turns(self, info: Information) -> tuple[int, list[_Turn]] | None:
+        """The opponent's known cards now (a bitmask) and its last turns, newest first, parsed
+        once for a decision's checks and moves; None outside Gin Rummy's hidden zones or
+        without evidence at this decision."""
         turns = self._history[-self.depth:][::-1]
         if not turns or turns[0] is not self._evidence:
             return None
         opp = turns[0]["opp"]
         if set(dict(info.hidden)) != {f"hand:{opp}", "stock"}:
             return None
-        now = _mask(info.public["known"][opp])
-        rows = [(parse_card(e["y"]), parse_card(e["x"]),
-                 -1 if e["took"] is None else parse_card(e["took"]), _mask(e["known"]),
-                 e["stock"], e["limit"]) for e in turns]
+        rows = [_Turn(parse_card(e["y"]), parse_card(e["x"]),
+                      -1 if e["took"] is None else parse_card(e["took"]), _mask(e["known"]),
+                      e["stock"], e["limit"]) for e in turns]
+        return _mask(info.public["known"][opp]), rows
+
+    @staticmethod
+    def _depth(bot: GinGreedyBot, now: int, rows: list[_Turn]) -> Depth:
+        """:meth:`fitter`'s function over parsed turns."""
 
         def depth(cards: list[int], drawns: list[int]) -> int:
             h10 = now
@@ -267,17 +295,19 @@ class GinOpponentModel:
         floor when a state fits more; from then on the floor is fixed, so after ``burn``
         moves every ``thin``-th state is uniform among the worlds that fit that many turns
         (Metropolis with a uniform target over them)."""
-        depth = self.fitter(info, bot)
-        if depth is None:
+        got = self._turns(info)
+        if got is None:
             return None
-        start = self._start(info, bot, depth, rng, tries, repair)
+        now, rows = got
+        depth = self._depth(bot, now, rows)
+        start = self._start(info, bot, now, rows, depth, rng, tries, repair)
         if start is None:
             return None
         cards, rest, drawns = start
         floor = depth(cards, drawns)
         out: list[dict[str, Any]] = []
         for step in range(climb + burn + count * thin):
-            new_cards, new_drawns = self._move(info, cards, rest, drawns, rng)
+            new_cards, new_drawns = self._move(now, rows, cards, rest, drawns, rng)
             got = depth(new_cards, new_drawns)
             if got >= floor:
                 if new_cards is not cards:
@@ -289,8 +319,8 @@ class GinOpponentModel:
                 out.append(self._world(info, cards, rest, rng))
         return out
 
-    def _start(self, info: Information, bot: GinGreedyBot, depth: Depth,
-               rng: np.random.Generator, tries: int, repair: int
+    def _start(self, info: Information, bot: GinGreedyBot, now: int, rows: list[_Turn],
+               depth: Depth, rng: np.random.Generator, tries: int, repair: int
                ) -> tuple[list[int], list[int], list[int]] | None:
         """A state ``(cards, rest, drawns)`` that fits at least the opponent's last turn:
         the first of ``tries`` uniform ones that does, else the last one walked for up to
@@ -298,21 +328,19 @@ class GinOpponentModel:
         than ``Y`` (after a low discard, uniform worlds almost never fit: the walk finds
         one). Only the chain's start: where the chain begins changes how fast it mixes, not
         what it samples."""
-        last = self._history[-1]
-        k = dict(info.hidden)[f"hand:{last['opp']}"]
+        k = dict(info.hidden)[f"hand:{1 - info.seat}"]
         pool = list(info.pool)
         for n in range(max(tries, 1)):
             order = [pool[j] for j in rng.permutation(len(pool))]
             cards, rest = order[:k], order[k:]
-            drawns = self._draw_back(info, cards, [], rng, 0)
+            drawns = self._draw_back(now, rows, cards, [-1] * len(rows), rng)
             if n < tries and depth(cards, drawns):
                 return cards, rest, drawns
-        known = _mask(info.public["known"][last["opp"]])
-        y = parse_card(last["y"])
-        forbid = 0 if last["took"] is None else 1 << parse_card(last["took"])
+        y, took = rows[0].y, rows[0].took
+        forbid = 1 << took if took >= 0 else 0
 
         def miss(cs: list[int]) -> int:
-            h11 = known | 1 << y
+            h11 = now | 1 << y
             for t in cs:
                 h11 |= 1 << t
             mine = bot.discard_key(h11, y)
@@ -320,7 +348,7 @@ class GinOpponentModel:
 
         score = miss(cards)
         for _ in range(repair):
-            new_cards, new_drawns = self._move(info, cards, rest, drawns, rng)
+            new_cards, new_drawns = self._move(now, rows, cards, rest, drawns, rng)
             got = miss(new_cards)
             if got <= score:
                 if new_cards is not cards:
@@ -337,11 +365,10 @@ class GinOpponentModel:
         j = next(i for i, (a, b) in enumerate(zip(cards, new_cards)) if a != b)
         rest[rest.index(new_cards[j])] = cards[j]
 
-    def _move(self, info: Information, cards: list[int], rest: list[int], drawns: list[int],
-              rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    def _move(self, now: int, rows: list[_Turn], cards: list[int], rest: list[int],
+              drawns: list[int], rng: np.random.Generator) -> tuple[list[int], list[int]]:
         """One symmetric proposal of :meth:`worlds`: a swap or a redrawn stock card."""
-        turns = self._history[-self.depth:][::-1]
-        declined = [j for j, e in enumerate(turns) if e["took"] is None]
+        declined = [j for j, r in enumerate(rows) if r.took < 0]
         if cards and rest and (not declined or rng.random() < 0.5):
             i, j = int(rng.integers(len(cards))), int(rng.integers(len(rest)))
             old, new = cards[i], rest[j]
@@ -350,28 +377,28 @@ class GinOpponentModel:
         if not declined:
             return cards, drawns
         j = declined[int(rng.integers(len(declined)))]
-        return cards, self._draw_back(info, cards, drawns, rng, j)
+        return cards, self._draw_back(now, rows, cards, drawns, rng, only=j)
 
-    def _draw_back(self, info: Information, cards: list[int], drawns: list[int],
-                   rng: np.random.Generator, start: int) -> list[int]:
-        """``drawns`` with the stock card of every declined turn from ``start`` back drawn
-        anew (the first call) or of turn ``start`` only: uniformly among that turn's hand
-        (11 cards, walked back from ``cards``) less its face-up cards."""
-        turns = self._history[-self.depth:][::-1]
-        out = list(drawns) + [-1] * (len(turns) - len(drawns))
-        h10 = _mask(info.public["known"][turns[0]["opp"]])
+    @staticmethod
+    def _draw_back(now: int, rows: list[_Turn], cards: list[int], drawns: list[int],
+                   rng: np.random.Generator, only: int | None = None) -> list[int]:
+        """``drawns`` with the stock card of every declined turn (or of turn ``only``) drawn
+        anew, uniformly among that turn's hand (11 cards, walked back from the opponent's
+        known cards ``now`` and ``cards``) less its face-up cards."""
+        out = list(drawns)
+        h10 = now
         for t in cards:
             h10 |= 1 << t
-        for j, e in enumerate(turns):
-            h11 = h10 | 1 << parse_card(e["y"])
-            if e["took"] is not None:
-                h10 = h11 & ~(1 << parse_card(e["took"]))
+        for j, r in enumerate(rows):
+            h11 = h10 | 1 << r.y
+            if r.took >= 0:
+                h10 = h11 & ~(1 << r.took)
                 continue
-            if j == start or (not drawns and j > start):
-                free = [t for t in _cards(h11 & ~_mask(e["known"]))]
+            if only is None or j == only:
+                free = _cards(h11 & ~r.known)
                 out[j] = free[int(rng.integers(len(free)))]
-            if j == start and drawns:
-                break
+                if j == only:
+                    break
             h10 = h11 & ~(1 << out[j]) if out[j] >= 0 else h11
         return out
 
