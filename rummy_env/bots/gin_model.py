@@ -308,13 +308,13 @@ class GinOpponentModel:
         out: list[dict[str, Any]] = []
         for step in range(climb + burn + count * thin):
             new_cards, new_drawns = self._move(now, rows, cards, rest, drawns, rng)
-            got = depth(new_cards, new_drawns)
-            if got >= floor:
+            fit = depth(new_cards, new_drawns)
+            if fit >= floor:
                 if new_cards is not cards:
                     self._swap_rest(cards, new_cards, rest)
                 cards, drawns = new_cards, new_drawns
                 if step < climb:
-                    floor = max(floor, got)
+                    floor = max(floor, fit)
             if step >= climb + burn and (step - climb - burn) % thin == thin - 1:
                 out.append(self._world(info, cards, rest, rng))
         return out
