@@ -29,7 +29,7 @@ them as unseen like the rest. Only the engine's modules are imported here (no RL
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,8 +135,15 @@ def sample_scenario(info: Information, rng: np.random.Generator) -> dict[str, An
     """One world consistent with ``info``: the unseen cards dealt uniformly at random into the
     hidden zones (one permutation of the pool drawn from ``rng``), as a scenario dict."""
     pool = info.pool
-    order = rng.permutation(len(pool))
-    cards = [card_str(pool[i]) for i in order]
+    return deal_scenario(info, [pool[i] for i in rng.permutation(len(pool))])
+
+
+def deal_scenario(info: Information, order: Sequence[int]) -> dict[str, Any]:
+    """The world of ``info`` whose hidden zones hold ``order`` (an arrangement of the pool's
+    card types), filled in the order of ``info.hidden``, as a scenario dict."""
+    if len(order) != len(info.pool):
+        raise ValueError(f"{len(order)} cards for the {len(info.pool)} hidden places")
+    cards = [card_str(t) for t in order]
     d = dict(info.public)
     d["hands"] = [list(h) for h in info.public["hands"]]
     i = 0
@@ -168,5 +175,5 @@ def load_world(info: Information, scenario: dict[str, Any]) -> Any:
     return _loader(info.family)(info.game, scenario, np.random.default_rng(0))
 
 
-__all__ = ["HIDDEN_ZONES", "Information", "build_state", "family_of", "information", "load_world",
-           "sample_scenario", "sample_state"]
+__all__ = ["HIDDEN_ZONES", "Information", "build_state", "deal_scenario", "family_of",
+           "information", "load_world", "sample_scenario", "sample_state"]
