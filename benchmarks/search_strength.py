@@ -4,7 +4,7 @@ Run::
 
     python benchmarks/search_strength.py --variant gin_rummy --players 2 --deals 1000 \\
         [--worlds K|auto] [--horizon H|full|auto] [--time-budget S] [--confidence Z|auto]
-        [--rollout greedy] [--seed 0] [--json OUT]
+        [--rollout greedy] [--model auto|on|off] [--seed 0] [--json OUT]
 
 plays ``training.evaluate``'s duplicate evaluation (every deal once per rotation of the players
 through the seats, paired comparison by deal) with a :class:`~rummy_env.bots.SearchBot` of
@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     default="auto",
                     help="standard errors a gain over greedy's choice must clear (auto: the "
                          "family's)")
+    ap.add_argument("--model", choices=("auto", "on", "off"), default="auto",
+                    help="the family's opponent model: where measured to pay (auto, the "
+                         "default), in every variant (on) or never (off)")
     ap.add_argument("--json", type=Path, default=None, help="write the result here")
     args = ap.parse_args(argv)
     if args.combine:
@@ -166,7 +169,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ap.error("--variant and --players are required (or --combine)")
     bot = TimedSearch(args.seed, worlds=args.worlds, horizon=args.horizon,
                       rollout=args.rollout, time_budget=args.time_budget, margin=args.margin,
-                      confidence=args.confidence)
+                      confidence=args.confidence,
+                      opponent_model={"auto": "auto", "on": True, "off": False}[args.model])
     P = args.players
     bots = [bot] + [GreedyBot(args.seed * 1000 + j) for j in range(1, P)]
     res = evaluate(args.variant, ["search"] + ["greedy"] * (P - 1), args.deals, args.seed,
@@ -175,7 +179,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     worlds, horizon, z = bot.budget(fam)
     res["search"] = {"worlds": worlds, "horizon": horizon, "rollout": args.rollout,
                      "time_budget": args.time_budget, "margin": args.margin,
-                     "confidence": z,
+                     "confidence": z, "model": args.model,
                      "decisions": bot.decisions, "searched": bot.searched,
                      "fallbacks": bot.fallbacks,
                      "seconds_per_decision": bot.seconds / max(1, bot.decisions),
