@@ -35,7 +35,7 @@ import numpy as np
 from rummy_env.bots.gin import GinGreedyBot
 from rummy_env.cards import card_str, parse_card
 from rummy_env.gin.melds import knock_discards
-from rummy_env.worlds import Information, build_state
+from rummy_env.worlds import Information, build_state, deal_scenario
 
 
 class _Turn(NamedTuple):
@@ -406,13 +406,8 @@ class GinOpponentModel:
     def _world(info: Information, cards: list[int], rest: list[int],
                rng: np.random.Generator) -> dict[str, Any]:
         """The scenario dict of ``info`` with ``cards`` in the opponent's hand and the other
-        unseen cards shuffled into the stock."""
-        opp = 1 - info.seat
-        d = dict(info.public)
-        d["hands"] = [list(h) for h in info.public["hands"]]
-        d["hands"][opp] += [card_str(t) for t in cards]
-        d["stock"] = [card_str(rest[i]) for i in rng.permutation(len(rest))]
-        return d
+        unseen cards shuffled into the stock (Gin Rummy's hidden zones, in that order)."""
+        return deal_scenario(info, cards + [rest[i] for i in rng.permutation(len(rest))])
 
 
 def _mask(cards: list[str]) -> int:
