@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import rummy_env
-from rummy_env.bots import GreedyBot, SearchBot, live_turns
+from rummy_env.bots import GreedyBot, SearchBot, live_turns, make_bot
 from rummy_env.bots.contract_model import ContractOpponentModel, _misses, _Seat
 from rummy_env.bots.greedy import ContractGreedyBot
 from rummy_env.cards import NUM_TYPES, parse_card
@@ -205,6 +205,8 @@ def test_the_search_bot_uses_the_contract_model_only_when_asked() -> None:
     assert [auto.uses_model(infos[v]) for v in infos] == [False, False, True]
     assert [on.uses_model(infos[v]) for v in infos] == [True, True, True]
     assert [off.uses_model(infos[v]) for v in infos] == [False, False, False]
+    assert make_bot("search(opponent_model=true)").uses_model(infos["contract_rummy"])
+    assert SearchBot(0, opponent_model=0).opponent_model is False
     with pytest.raises(ValueError, match="opponent_model"):
         SearchBot(0, opponent_model="yes")
 

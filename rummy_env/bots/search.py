@@ -205,7 +205,7 @@ class SearchBot:
         self.max_steps = max_steps
         if opponent_model not in (True, False, AUTO):
             raise ValueError(f"opponent_model={opponent_model!r} must be 'auto', True or False")
-        self.opponent_model = opponent_model
+        self.opponent_model = opponent_model if opponent_model == AUTO else bool(opponent_model)
         self.tries = max(1, int(tries))
         self._models: dict[str, Any] = {}
         self.seed = seed
